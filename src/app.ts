@@ -1,0 +1,13 @@
+import { Elysia } from "elysia";
+import { conventions } from "./http/conventions";
+import { authRoutes } from "./routes/auth";
+import { serverRoutes } from "./routes/server";
+import { userRoutes } from "./routes/users";
+
+/** The one place routes, plugins and jobs are wired together; tests and main both use it. */
+export function createApp() {
+  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes);
+  return new Elysia().use(conventions).use(api);
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,67 @@
+import { parseArgs } from "node:util";
+import { createApp } from "../app";
+import { loadConfig } from "../config";
+import { closeDatabase, openDatabase } from "../db/client";
+import { log } from "../log";
+import { SERVER_VERSION } from "../version";
+import { SERVE_USAGE } from "./usage";
+import { UsageError } from "./errors";
+
+// Long-polls wait up to the heartbeat interval and clients up to 90 s; Bun's default idle
+// timeout of 10 s would cut them off.
+const IDLE_TIMEOUT_SECONDS = 120;
+
+export async function runServe(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      "data-dir": { type: "string" },
+      host: { type: "string" },
+      port: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(SERVE_USAGE);
+    return 0;
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${values.port}'.`);
+  }
+  const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port });
+  log.setLevel(config.logLevel);
+  openDatabase(config.dataDir);
+
+  const app = createApp();
+  try {
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: 32 * 1024 * 1024 });
+  } catch (error) {
+    closeDatabase();
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") throw new UsageError(`Port ${config.port} on ${config.host} is already in use; choose another with --port.`);
+    if (code === "EACCES") throw new UsageError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
+    throw error;
+  }
+  const server = app.server!;
+  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  log.info(`Parley ${SERVER_VERSION} listening on http://${config.host}:${server.port} (data in ${config.dataDir}); open http://${shown}:${server.port}/`);
+  log.flush();
+
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      log.info(`Received ${signal}; shutting down`);
+      resolve();
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+  await app.stop(true);
+  closeDatabase();
+  log.info("Stopped cleanly");
+  log.flush();
+  return 0;
+}

@@ -1,0 +1,46 @@
+export const MAIN_USAGE = `Parley: a self-hosted team chat server in one executable.
+
+Usage: parley COMMAND [OPTIONS]
+
+Commands:
+  serve     Run the server (the default when no command is given)
+  init      Create the organization and its owner without the setup page
+  version   Print the version
+  help      Show this help, or 'parley help COMMAND' for one command
+
+Run 'parley COMMAND --help' for the options of a command.
+`;
+
+export const SERVE_USAGE = `Usage: parley serve [--data-dir DIR] [--host HOST] [--port PORT]
+
+Runs the chat server. On first start, open the printed URL in a browser to set up the
+organization (or use 'parley init').
+
+Options:
+  --data-dir DIR   Where the database and state live (env PARLEY_DATA_DIR, default ./data)
+  --host HOST      Address to listen on (env PARLEY_HOST, default 0.0.0.0)
+  --port PORT      Port to listen on; 0 picks a free one (env PARLEY_PORT, default 8080)
+  -h, --help       Show this help
+
+Environment:
+  PARLEY_LOG_LEVEL                 debug, info (default), warn or error
+  PARLEY_HEARTBEAT_SECONDS         Event-queue heartbeat interval (default 60)
+  PARLEY_QUEUE_TIMEOUT_SECONDS     Idle event queues are removed after this (default 600)
+  PARLEY_LOGIN_FAILURE_LIMIT       Failed logins allowed per account or address (default 10)
+  PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  ...within this window (default 900)
+`;
+
+export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]
+
+Creates the organization and its owner, for scripts and tests. Refuses when the data
+directory already holds an organization.
+
+Options:
+  --data-dir DIR     Where the database lives (env PARLEY_DATA_DIR, default ./data)
+  --org-name NAME    The organization's name
+  --email EMAIL      The owner's e-mail address (their login)
+  --password PASS    The owner's password (at least 8 characters)
+  --full-name NAME   The owner's name (default: the part of the e-mail before @)
+  --url URL          The URL people will reach Parley at (default http://localhost:8080)
+  -h, --help         Show this help
+`;

@@ -1,0 +1,49 @@
+import { resolve } from "node:path";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  /** Event queue heartbeat interval (spec 6: one minute). */
+  heartbeatSeconds: number;
+  /** A queue idle this long is garbage-collected (spec 8: ten minutes). */
+  queueTimeoutSeconds: number;
+  /** fetch_api_key failures allowed per username (and per address) within the window. */
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
+}
+
+const env = (name: string) => process.env[name];
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = env(name);
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got '${raw}'`);
+  return value;
+}
+
+export class ConfigError extends Error {}
+
+/** Settings from the environment, overridden by command-line options. */
+export function loadConfig(overrides: Partial<Config> = {}): Config {
+  const level = (env("PARLEY_LOG_LEVEL") ?? "info") as LogLevel;
+  if (!["debug", "info", "warn", "error"].includes(level)) throw new ConfigError(`PARLEY_LOG_LEVEL must be debug, info, warn or error`);
+  const config: Config = {
+    dataDir: env("PARLEY_DATA_DIR") || "./data",
+    host: env("PARLEY_HOST") || "0.0.0.0",
+    port: intFromEnv("PARLEY_PORT", 8080),
+    logLevel: level,
+    heartbeatSeconds: intFromEnv("PARLEY_HEARTBEAT_SECONDS", 60),
+    queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
+    loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),
+    loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
+    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
+  };
+  config.dataDir = resolve(config.dataDir);
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new ConfigError(`port must be 0-65535, got '${config.port}'`);
+  return config;
+}

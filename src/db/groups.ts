@@ -1,0 +1,177 @@
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+const groupRef = () => integer().references((): AnySQLiteColumn => userGroups.id);
+
+/**
+ * User groups: the named ones people manage, the role:* system groups, and unnamed groups
+ * that hold an anonymous group-setting value ({direct_members, direct_subgroups}).
+ */
+export const userGroups = sqliteTable(
+  "user_groups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** null for the unnamed group behind an anonymous group-setting value. */
+    name: text("name"),
+    description: text("description").notNull().default(""),
+    isSystemGroup: integer("is_system_group", { mode: "boolean" }).notNull().default(false),
+    deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
+    dateCreated: integer("date_created"),
+    creatorId: integer("creator_id").references(() => users.id),
+    canAddMembersGroup: groupRef(),
+    canJoinGroup: groupRef(),
+    canLeaveGroup: groupRef(),
+    canManageGroup: groupRef(),
+    canMentionGroup: groupRef(),
+    canRemoveMembersGroup: groupRef(),
+  },
+  (table) => [index("user_groups_name").on(table.name)],
+);
+
+export type UserGroup = typeof userGroups.$inferSelect;
+
+export const userGroupMembers = sqliteTable(
+  "user_group_members",
+  {
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => userGroups.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+  },
+  (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("user_group_members_user").on(table.userId)],
+);
+
+export const userGroupSubgroups = sqliteTable(
+  "user_group_subgroups",
+  {
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => userGroups.id, { onDelete: "cascade" }),
+    subgroupId: integer("subgroup_id")
+      .notNull()
+      .references(() => userGroups.id),
+  },
+  (table) => [primaryKey({ columns: [table.groupId, table.subgroupId] }), index("user_group_subgroups_sub").on(table.subgroupId)],
+);
+
+export function findGroupById(db: Reader, id: number): UserGroup | undefined {
+  return db.select().from(userGroups).where(eq(userGroups.id, id)).get();
+}
+
+/** System groups by name, e.g. "role:members" → its row. */
+export function systemGroupsByName(db: Reader): Map<string, UserGroup> {
+  const rows = db
+    .select()
+    .from(userGroups)
+    .where(and(eq(userGroups.isSystemGroup, true), isNotNull(userGroups.name)))
+    .all();
+  return new Map(rows.map((row) => [row.name as string, row]));
+}
+
+export function directMemberIds(db: Reader, groupId: number): number[] {
+  return db
+    .select({ id: userGroupMembers.userId })
+    .from(userGroupMembers)
+    .where(eq(userGroupMembers.groupId, groupId))
+    .orderBy(userGroupMembers.userId)
+    .all()
+    .map((row) => row.id);
+}
+
+export function directSubgroupIds(db: Reader, groupId: number): number[] {
+  return db
+    .select({ id: userGroupSubgroups.subgroupId })
+    .from(userGroupSubgroups)
+    .where(eq(userGroupSubgroups.groupId, groupId))
+    .orderBy(userGroupSubgroups.subgroupId)
+    .all()
+    .map((row) => row.id);
+}
+
+// Membership is recursive through subgroups. The recursive CTE uses UNION (not UNION ALL),
+// so a cycle that slipped in could not loop forever.
+const reachableGroups = (groupId: number) => sql`
+  WITH RECURSIVE reachable(id) AS (
+    SELECT ${groupId}
+    UNION
+    SELECT s.subgroup_id FROM user_group_subgroups s JOIN reachable r ON s.group_id = r.id
+  )`;
+
+/** Whether a user is in a group, directly or through any depth of subgroups. */
+export function isUserInGroup(db: Reader, userId: number, groupId: number): boolean {
+  const row = db.get<{ found: number }>(sql`${reachableGroups(groupId)}
+    SELECT 1 AS found FROM user_group_members m
+    WHERE m.user_id = ${userId} AND m.group_id IN (SELECT id FROM reachable) LIMIT 1`);
+  return row !== undefined && row !== null;
+}
+
+/** Every user in a group, recursively. */
+export function recursiveMemberIds(db: Reader, groupId: number): number[] {
+  return db
+    .all<{ user_id: number }>(sql`${reachableGroups(groupId)}
+      SELECT DISTINCT m.user_id FROM user_group_members m
+      WHERE m.group_id IN (SELECT id FROM reachable) ORDER BY m.user_id`)
+    .map((row) => row.user_id);
+}
+
+export function removeDirectMemberships(db: Reader, userId: number, groupIds: number[]) {
+  if (groupIds.length === 0) return;
+  db.delete(userGroupMembers)
+    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, groupIds)))
+    .run();
+}
+
+/**
+ * Keeps a user's direct membership in the role:* groups equal to their role. Members also
+ * join role:fullmembers when the waiting period is zero (see the realm's
+ * waiting_period_threshold; a timed job promotes later joiners once that setting matters).
+ */
+export function syncRoleGroups(db: Reader, userId: number, role: Role, isFullMember: boolean) {
+  const groups = systemGroupsByName(db);
+  const roleGroupIds = SYSTEM_GROUP_CHAIN.map((name) => groups.get(name)?.id).filter((id): id is number => id !== undefined);
+  removeDirectMemberships(db, userId, roleGroupIds);
+  const wanted = [directGroupOfRole[role]];
+  if (role === Role.MEMBER && isFullMember) wanted.push(SystemGroup.FULL_MEMBERS);
+  for (const name of wanted) {
+    const group = groups.get(name);
+    if (!group) throw new Error(`System group ${name} is missing`);
+    db.insert(userGroupMembers).values({ groupId: group.id, userId }).onConflictDoNothing().run();
+  }
+}
+
+/** Creates the role:* groups, each containing the next narrower one. Returns them by name. */
+export function createSystemGroups(db: Reader, now: number): Map<string, UserGroup> {
+  const created = new Map<string, UserGroup>();
+  for (const name of [...SYSTEM_GROUP_CHAIN, SystemGroup.NOBODY]) {
+    const row = db
+      .insert(userGroups)
+      .values({ name, description: systemGroupDescription[name], isSystemGroup: true, dateCreated: now })
+      .returning()
+      .get();
+    created.set(name, row);
+  }
+  for (let i = 0; i + 1 < SYSTEM_GROUP_CHAIN.length; i++) {
+    const parent = created.get(SYSTEM_GROUP_CHAIN[i])!;
+    const child = created.get(SYSTEM_GROUP_CHAIN[i + 1])!;
+    db.insert(userGroupSubgroups).values({ groupId: parent.id, subgroupId: child.id }).run();
+  }
+  // System groups are managed by the server; nobody edits them by hand.
+  const nobody = created.get(SystemGroup.NOBODY)!.id;
+  db.update(userGroups)
+    .set({
+      canAddMembersGroup: nobody,
+      canJoinGroup: nobody,
+      canLeaveGroup: nobody,
+      canManageGroup: nobody,
+      canMentionGroup: created.get(SystemGroup.EVERYONE)!.id,
+      canRemoveMembersGroup: nobody,
+    })
+    .where(eq(userGroups.isSystemGroup, true))
+    .run();
+  return created;
+}

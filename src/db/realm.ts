@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
+import type { UserSettings } from "../model/userSettings";
+import type { Reader } from "./types";
+
+/** The one organization this server hosts. Settings live in JSON so new ones need no migration. */
+export const realms = sqliteTable("realms", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  /** Canonical URL clients reach us at; bots' e-mail domain comes from its host. */
+  url: text("url").notNull(),
+  dateCreated: integer("date_created").notNull(),
+  deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
+  settings: text("settings", { mode: "json" }).$type<RealmSettings>().notNull(),
+  userSettingsDefaults: text("user_settings_defaults", { mode: "json" }).$type<UserSettings>().notNull(),
+});
+
+export type RealmRow = typeof realms.$inferSelect;
+export type Realm = Omit<RealmRow, "settings"> & { settings: RealmSettings };
+
+export const REALM_ID = 1;
+
+export function findRealm(db: Reader): Realm | undefined {
+  const row = db.select().from(realms).where(eq(realms.id, REALM_ID)).get();
+  if (!row) return undefined;
+  return { ...row, settings: { ...REALM_SETTING_DEFAULTS, ...row.settings } };
+}
+
+/** The realm, for code that runs only once the organization exists. */
+export function getRealm(db: Reader): Realm {
+  const realm = findRealm(db);
+  if (!realm) throw new Error("The organization has not been set up");
+  return realm;
+}
+
+/** Host part of the realm URL, used as the e-mail domain of bots. */
+export function realmHost(realm: Pick<Realm, "url">): string {
+  return new URL(realm.url).hostname;
+}

@@ -1,0 +1,4 @@
+// Every table, for drizzle-kit and for the database client.
+export * from "./groups";
+export * from "./realm";
+export * from "./users";

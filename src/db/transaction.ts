@@ -1,0 +1,33 @@
+import { publish } from "../events/registry";
+import type { Addressed, AnyEvent } from "../events/types";
+import { database } from "./client";
+import type { Reader, Tx } from "./types";
+
+/**
+ * Runs one state change in one IMMEDIATE transaction, then hands the events it emitted to
+ * the registry. The callback must be synchronous: with bun:sqlite an async callback would
+ * commit before its awaits ran, so slow work (hashing, network) belongs before or after.
+ */
+export function write<T>(change: (tx: Tx) => T): T {
+  const emitted: Addressed[] = [];
+  const result = database().transaction(
+    (drizzleTx) => {
+      const tx = Object.assign(drizzleTx, {
+        emit(event: AnyEvent, userIds: Iterable<number>) {
+          emitted.push({ event, userIds: [...new Set(userIds)] });
+        },
+      }) as unknown as Tx;
+      const value = change(tx);
+      if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
+      return value;
+    },
+    { behavior: "immediate" },
+  );
+  if (emitted.length > 0) publish(emitted);
+  return result;
+}
+
+/** Runs reads against one consistent snapshot. */
+export function read<T>(query: (db: Reader) => T): T {
+  return database().transaction((tx) => query(tx as unknown as Reader), { behavior: "deferred" });
+}

@@ -1,0 +1,92 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { UserSettings } from "../model/userSettings";
+import type { Reader } from "./types";
+
+/** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** API e-mail, stored lower-cased; unique across the organization. */
+    email: text("email").notNull().unique(),
+    /** Where mail is delivered; null for bots. */
+    deliveryEmail: text("delivery_email"),
+    fullName: text("full_name").notNull(),
+    role: integer("role").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    isBot: integer("is_bot", { mode: "boolean" }).notNull().default(false),
+    /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
+    botType: integer("bot_type"),
+    botOwnerId: integer("bot_owner_id").references((): AnySQLiteColumn => users.id),
+    /** Built-in bots such as the notification bot; no one owns or deactivates them. */
+    isSystemBot: integer("is_system_bot", { mode: "boolean" }).notNull().default(false),
+    apiKey: text("api_key").notNull().unique(),
+    /** argon2id via Bun.password; null for bots and users who never set one. */
+    passwordHash: text("password_hash"),
+    timezone: text("timezone").notNull().default(""),
+    dateJoined: integer("date_joined").notNull(),
+    avatarVersion: integer("avatar_version").notNull().default(1),
+    settings: text("settings", { mode: "json" }).$type<UserSettings>().notNull(),
+  },
+  (table) => [index("users_bot_owner").on(table.botOwnerId)],
+);
+
+export type User = typeof users.$inferSelect;
+
+/** Configuration of outgoing-webhook and embedded bots (one row per bot). */
+export const botServices = sqliteTable("bot_services", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  botId: integer("bot_id")
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  baseUrl: text("base_url").notNull(),
+  /** Fixed per bot; sent in every outgoing notification so the receiver can trust it (spec 5.5). */
+  token: text("token").notNull(),
+  /** 1 native format, 2 Slack-compatible. */
+  interface: integer("interface").notNull().default(1),
+});
+
+export type BotService = typeof botServices.$inferSelect;
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export function findUserById(db: Reader, id: number): User | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function findUserByEmail(db: Reader, email: string): User | undefined {
+  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+}
+
+export function listUsers(db: Reader): User[] {
+  return db.select().from(users).orderBy(asc(users.id)).all();
+}
+
+export function listBotsOwnedBy(db: Reader, ownerId: number): User[] {
+  return db.select().from(users).where(and(eq(users.botOwnerId, ownerId), eq(users.isBot, true))).orderBy(asc(users.id)).all();
+}
+
+export function countActiveOwners(db: Reader): number {
+  const row = db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.role, 100), eq(users.isActive, true), eq(users.isBot, false)))
+    .get();
+  return row?.n ?? 0;
+}
+
+export function findBotService(db: Reader, botId: number): BotService | undefined {
+  return db.select().from(botServices).where(eq(botServices.botId, botId)).get();
+}
+
+export type NewUser = typeof users.$inferInsert;
+
+export function insertUser(db: Reader, values: NewUser): User {
+  return db
+    .insert(users)
+    .values({ ...values, email: normalizeEmail(values.email) })
+    .returning()
+    .get();
+}

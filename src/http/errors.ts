@@ -1,0 +1,58 @@
+/** Error codes clients branch on (spec 7, plus the reference's authentication codes). */
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "INVALID_API_KEY"
+  | "USER_DEACTIVATED"
+  | "REALM_DEACTIVATED"
+  | "RATE_LIMIT_HIT"
+  | "NOT_FOUND"
+  | "STREAM_DOES_NOT_EXIST"
+  | "STREAM_WILDCARD_MENTION_NOT_ALLOWED"
+  | "TOPIC_WILDCARD_MENTION_NOT_ALLOWED"
+  | "INVITATION_FAILED"
+  | "UNAUTHORIZED_PRINCIPAL"
+  | "REACTION_DOES_NOT_EXIST"
+  | "BAD_EVENT_QUEUE_ID"
+  | "INTERNAL_SERVER_ERROR";
+
+const defaultStatus: Partial<Record<ErrorCode, number>> = {
+  UNAUTHORIZED: 401,
+  INVALID_API_KEY: 401,
+  USER_DEACTIVATED: 401,
+  REALM_DEACTIVATED: 401,
+  RATE_LIMIT_HIT: 429,
+  NOT_FOUND: 404,
+  INTERNAL_SERVER_ERROR: 500,
+};
+
+/**
+ * An error the client caused or may act on. Thrown anywhere below a route and turned into the
+ * spec's error envelope by the one error handler; `extra` adds the fields some codes carry.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = options.status ?? defaultStatus[code] ?? 400;
+    this.headers = options.headers ?? {};
+  }
+  readonly headers: Record<string, string>;
+
+  body() {
+    return { result: "error", msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+/** Shorthand for the most common failure: a BAD_REQUEST with a message saying why. */
+export const badRequest = (message: string, extra: Record<string, unknown> = {}) => new ApiError("BAD_REQUEST", message, extra);
+
+/** The success envelope (spec convention 2). */
+export function success<T extends Record<string, unknown>>(data?: T): { result: "success"; msg: string } & T {
+  return { result: "success", msg: "", ...(data as T) };
+}

@@ -1,0 +1,35 @@
+import type { LogLevel } from "./config";
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+let threshold = rank.info;
+
+// Request logging sits on the hot path; a buffered sink flushed on a short timer keeps a
+// write(2) per request out of it.
+const sink = Bun.stdout.writer();
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+function scheduleFlush() {
+  if (flushTimer) return;
+  flushTimer = setTimeout(() => {
+    flushTimer = null;
+    sink.flush();
+  }, 20);
+  flushTimer.unref?.();
+}
+
+function emit(level: LogLevel, message: string) {
+  if (rank[level] < threshold) return;
+  sink.write(`${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`);
+  scheduleFlush();
+}
+
+export const log = {
+  setLevel(level: LogLevel) {
+    threshold = rank[level];
+  },
+  debug: (message: string) => emit("debug", message),
+  info: (message: string) => emit("info", message),
+  warn: (message: string) => emit("warn", message),
+  error: (message: string) => emit("error", message),
+  flush: () => sink.flush(),
+};

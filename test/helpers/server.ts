@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const ENTRY = join(ROOT, "src", "main.ts");
+
+export interface ServerOptions {
+  /** Extra environment (short heartbeats, rate limits...). */
+  env?: Record<string, string>;
+  /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
+  dataDir?: string;
+  /** Run a compiled binary instead of `bun src/main.ts`. */
+  binary?: string;
+}
+
+/** The argv that runs the `parley` command from this checkout (or a given binary). */
+export function parleyCommand(binary?: string): string[] {
+  return binary ? [binary] : [process.execPath, ENTRY];
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), "parley-test-"));
+}
+
+/** Runs `parley ARGS...` to completion. */
+export function runParley(args: string[], options: { env?: Record<string, string>; binary?: string } = {}) {
+  const result = Bun.spawnSync([...parleyCommand(options.binary), ...args], {
+    env: { ...process.env, ...options.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+/** A real Parley process on a free loopback port, with its own data dir. */
+export class TestServer {
+  url = "";
+  output = "";
+  private process: Subprocess<"ignore", "pipe", "pipe"> | null = null;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly options: ServerOptions,
+  ) {}
+
+  static async start(options: ServerOptions = {}): Promise<TestServer> {
+    const server = new TestServer(options.dataDir ?? tempDataDir(), options);
+    await server.launch();
+    return server;
+  }
+
+  private async launch() {
+    this.output = "";
+    const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", "0"], {
+      env: { ...process.env, PARLEY_LOG_LEVEL: "info", ...this.options.env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.process = child;
+    void this.collect(child.stderr);
+    const reader = child.stdout.getReader();
+    const decoder = new TextDecoder();
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      this.output += decoder.decode(value);
+      const match = this.output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (match) {
+        this.url = match[1];
+        void this.pump(reader, decoder);
+        return;
+      }
+    }
+    child.kill();
+    throw new Error(`Parley did not start:\n${this.output}`);
+  }
+
+  private async pump(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder) {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      this.output += decoder.decode(value);
+    }
+  }
+
+  private async collect(stream: ReadableStream<Uint8Array>) {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) this.output += decoder.decode(chunk);
+  }
+
+  /** Graceful stop (SIGTERM), as an operator or service manager would. Returns the exit code. */
+  async stop(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<number | null> {
+    if (!this.process) return null;
+    const child = this.process;
+    this.process = null;
+    child.kill(signal);
+    return await child.exited;
+  }
+
+  async restart(signal: "SIGTERM" | "SIGKILL" = "SIGTERM") {
+    await this.stop(signal);
+    await this.launch();
+  }
+
+  /** Stops the server and deletes its data dir. */
+  async dispose() {
+    await this.stop();
+    if (!this.options.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
