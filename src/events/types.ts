@@ -1,36 +1,10 @@
 /**
- * Every event the server sends, as one discriminated union. A feature adds its event shape
- * here; the registry delivers whatever an action emits.
+ * Every event the server sends, as one discriminated union. Each feature defines its event
+ * shapes in events/kinds/<feature>.ts and adds its union here.
  */
-import type { ApiUser, ApiBot } from "../shapes/users";
+import type { UserEvent } from "./kinds/users";
 
-export interface RealmUserAddEvent {
-  type: "realm_user";
-  op: "add";
-  person: ApiUser;
-}
-
-export interface RealmUserUpdateEvent {
-  type: "realm_user";
-  op: "update";
-  person: { user_id: number } & Partial<Pick<ApiUser, "full_name" | "role" | "is_active" | "timezone" | "email" | "delivery_email" | "avatar_url" | "avatar_version">>;
-}
-
-export interface RealmBotEvent {
-  type: "realm_bot";
-  op: "add" | "update" | "delete" | "remove";
-  bot: Partial<ApiBot> & { user_id: number };
-}
-
-export interface UserSettingsUpdateEvent {
-  type: "user_settings";
-  op: "update";
-  property: string;
-  value: unknown;
-  language_name?: string;
-}
-
-export type AnyEvent = RealmUserAddEvent | RealmUserUpdateEvent | RealmBotEvent | UserSettingsUpdateEvent;
+export type AnyEvent = UserEvent;
 
 /** An event together with the users who should receive it. */
 export interface Addressed {
