@@ -11,6 +11,8 @@ export interface Config {
   heartbeatSeconds: number;
   /** A queue idle this long is garbage-collected (spec 8: ten minutes). */
   queueTimeoutSeconds: number;
+  /** Unread events one queue may hold before it is dropped, bounding a dead client's memory. */
+  queueMaxEvents: number;
   /** fetch_api_key failures allowed per username (and per address) within the window. */
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
@@ -39,6 +41,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     logLevel: level,
     heartbeatSeconds: intFromEnv("PARLEY_HEARTBEAT_SECONDS", 60),
     queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
+    queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
     loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),

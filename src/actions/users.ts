@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
+import { canAccessAllUsers, canAccessUser, canRestrictedViewerAccess, splitAudienceByAccess } from "../access/userAccess";
+import { accessUser, accessUserByEmail, botAdministratorIds, requireAdministrator } from "../access/users";
 import { syncRoleGroups } from "../db/groups";
-import { getRealm } from "../db/realm";
-import type { Tx } from "../db/types";
-import { accessUser, requireAdministrator } from "../access/users";
-import { write } from "../db/transaction";
-import { countActiveOwners, findUserByEmail, insertUser, users, type User } from "../db/users";
+import { getRealm, realmHost, type Realm } from "../db/realm";
+import { read, write } from "../db/transaction";
+import type { Reader, Tx } from "../db/types";
+import { countActiveOwners, findUserByEmail, insertUser, listUsers, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { randomToken } from "../model/secrets";
-import { Role, isOwner, isRole } from "../model/roles";
-import { canSeeDeliveryEmail, userToApi } from "../shapes/users";
+import { ALL_ROLES, Role, isOwner, isRole, roleName } from "../model/roles";
+import { inaccessibleUserToApi } from "../shapes/inaccessibleUser";
+import { canSeeDeliveryEmail, userToApi, type ApiUser, type UserView } from "../shapes/users";
 
 export interface NewAccount {
   email: string;
@@ -24,24 +26,25 @@ export interface NewAccount {
 
 export const now = () => Math.floor(Date.now() / 1000);
 
-export function activeUserIds(tx: Tx): number[] {
-  return tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.isActive, true))
-    .all()
-    .map((row) => row.id);
+/** Active users who may see `target` (can_access_all_users_group): the audience of news about them. */
+export function usersWhoCanSee(tx: Reader, target: User): number[] {
+  return splitAudienceByAccess(tx, target, getRealm(tx)).seeing.map((viewer) => viewer.id);
 }
 
 /**
- * Every active user hears of a new account. What they are told differs by whether they may
- * see its real e-mail address, so the audience is split in two by that.
+ * Every active user hears of a new account. Those allowed to see its real e-mail address are
+ * told it, the rest get the stand-in, and guests who may not see the user a placeholder.
  */
-function announceNewUser(tx: Tx, user: User) {
-  const audience = tx.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
-  const [seeing, notSeeing] = [audience.filter((viewer) => canSeeDeliveryEmail(viewer, user)), audience.filter((viewer) => !canSeeDeliveryEmail(viewer, user))];
-  if (seeing.length > 0) tx.emit({ type: "realm_user", op: "add", person: userToApi(user, seeing[0]) }, seeing.map((viewer) => viewer.id));
-  if (notSeeing.length > 0) tx.emit({ type: "realm_user", op: "add", person: userToApi(user, notSeeing[0]) }, notSeeing.map((viewer) => viewer.id));
+function announceNewUser(tx: Tx, user: User, realm: Realm) {
+  const { seeing, notSeeing } = splitAudienceByAccess(tx, user, realm);
+  for (const visible of [true, false]) {
+    const group = seeing.filter((viewer) => canSeeDeliveryEmail(viewer, user) === visible);
+    if (group.length === 0) continue;
+    tx.emit({ type: "realm_user", op: "add", person: userToApi(user, { viewer: group[0], realmHost: realmHost(realm) }) }, group.map((viewer) => viewer.id));
+  }
+  if (notSeeing.length > 0) {
+    tx.emit({ type: "realm_user", op: "add", person: inaccessibleUserToApi(user.id, realm), inaccessible_user: true }, notSeeing.map((viewer) => viewer.id));
+  }
 }
 
 /** Creates an account of any kind, with its API key, settings and role groups, and announces it. */
@@ -63,9 +66,37 @@ export function addAccount(tx: Tx, account: NewAccount): User {
     settings: realm.userSettingsDefaults,
   });
   syncRoleGroups(tx, user.id, account.role, realm.settings.waiting_period_threshold === 0);
-  announceNewUser(tx, user);
+  announceNewUser(tx, user, realm);
   return user;
 }
+
+const MAX_NAME_LENGTH = 100;
+// Characters that would break mention and markdown syntax (the original's NAME_INVALID_CHARS).
+const NAME_INVALID_CHARACTERS = /[*`\\>"@\p{Cc}]/u;
+
+/** A full name as stored: trimmed, 2 to 100 characters, nothing that breaks mention syntax. */
+export function checkFullName(raw: string): string {
+  const fullName = raw.trim();
+  if (fullName.length > MAX_NAME_LENGTH) throw badRequest(`Name too long: at most ${MAX_NAME_LENGTH} characters.`);
+  if (fullName.length < 2) throw badRequest("Name too short: at least 2 characters.");
+  if (NAME_INVALID_CHARACTERS.test(fullName)) throw badRequest('Invalid characters in name: * ` \\ > " @ and control characters are not allowed.');
+  // "Name|15" would be read as a mention of user 15.
+  if (/\|\d+$/.test(fullName)) throw badRequest("Invalid name: it must not end in | and a number.");
+  return fullName;
+}
+
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+const DOMAIN = /^(localhost|([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9][a-z0-9-]*[a-z0-9])$/i;
+
+function checkEmailAddress(raw: string): string {
+  const email = raw.trim();
+  const at = email.lastIndexOf("@");
+  const valid = at > 0 && email.length <= 254 && at <= 64 && LOCAL_PART.test(email.slice(0, at)) && DOMAIN.test(email.slice(at + 1));
+  if (!valid) throw badRequest(`Invalid email '${raw}'`);
+  return email;
+}
+
+const MIN_PASSWORD_LENGTH = 8;
 
 export interface NewUserInput {
   email: string;
@@ -73,16 +104,14 @@ export interface NewUserInput {
   fullName: string;
 }
 
-const EMAIL_PATTERN = /^[^\s@,<>]+@[^\s@,<>]+\.?[^\s@,<>]*$/;
-
 /** POST /users: an administrator creates a member account. */
 export async function createUser(actor: User, input: NewUserInput): Promise<User> {
   requireAdministrator(actor, "create users");
-  if (!EMAIL_PATTERN.test(input.email.trim())) throw badRequest(`Invalid email '${input.email}'`);
-  if (input.fullName.trim() === "") throw badRequest("Name must not be empty");
-  if (input.password.length === 0) throw badRequest("Password must not be empty");
+  const email = checkEmailAddress(input.email);
+  const fullName = checkFullName(input.fullName);
+  if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-  return write((tx) => addAccount(tx, { email: input.email, fullName: input.fullName.trim(), role: Role.MEMBER, passwordHash }));
+  return write((tx) => addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash }));
 }
 
 export interface UserChanges {
@@ -90,36 +119,83 @@ export interface UserChanges {
   role?: number;
 }
 
+function checkRoleChange(tx: Reader, actor: User, target: User, role: number): Role {
+  if (!isRole(role)) throw badRequest(`Invalid role ${role}: use one of ${ALL_ROLES.map((r) => `${r} (${roleName[r]})`).join(", ")}.`);
+  if (role === target.role) return role;
+  if ((role === Role.OWNER || target.role === Role.OWNER) && !isOwner(actor.role)) {
+    throw badRequest("Only organization owners can add or remove the owner role.");
+  }
+  if (role === Role.OWNER && target.isBot) throw badRequest("Bots cannot be organization owners.");
+  if (target.role === Role.OWNER && target.isActive && countActiveOwners(tx) <= 1) {
+    throw badRequest("The owner role cannot be removed from the only organization owner; make someone else an owner first.");
+  }
+  return role;
+}
+
+export function renameUser(tx: Tx, target: User, fullName: string) {
+  tx.update(users).set({ fullName }).where(eq(users.id, target.id)).run();
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, usersWhoCanSee(tx, target));
+  if (target.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, botAdministratorIds(tx, target));
+}
+
+function changeRole(tx: Tx, target: User, role: Role) {
+  tx.update(users).set({ role }).where(eq(users.id, target.id)).run();
+  syncRoleGroups(tx, target.id, role, getRealm(tx).settings.waiting_period_threshold === 0);
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, usersWhoCanSee(tx, target));
+}
+
 /** PATCH /users/{id}: administrators rename people and change roles; owners alone touch ownership. */
-export function updateUser(actor: User, userId: number, changes: UserChanges) {
-  requireAdministrator(actor, "change other users");
-  return write((tx) => {
-    const target = accessUser(tx, userId, { allowDeactivated: true });
-    const person: { user_id: number; full_name?: string; role?: number } = { user_id: target.id };
-    if (changes.fullName !== undefined) {
-      const fullName = changes.fullName.trim();
-      if (fullName === "") throw badRequest("Name must not be empty");
-      if (fullName.length > 100) throw badRequest("Name too long");
-      if (fullName !== target.fullName) person.full_name = fullName;
-    }
-    if (changes.role !== undefined && changes.role !== target.role) {
-      if (!isRole(changes.role)) throw badRequest(`Invalid role ${changes.role}`);
-      if ((changes.role === Role.OWNER || target.role === Role.OWNER) && !isOwner(actor.role)) {
-        throw badRequest("Only organization owners can add or remove the owner role.");
-      }
-      if (target.role === Role.OWNER && target.isActive && countActiveOwners(tx) <= 1) {
-        throw badRequest("The organization must have at least one owner; make someone else an owner first.");
-      }
-      person.role = changes.role;
-    }
-    if (person.full_name === undefined && person.role === undefined) return;
-    tx.update(users)
-      .set({ fullName: person.full_name ?? target.fullName, role: (person.role as Role | undefined) ?? target.role })
-      .where(eq(users.id, target.id))
-      .run();
-    if (person.role !== undefined) {
-      syncRoleGroups(tx, target.id, person.role as Role, getRealm(tx).settings.waiting_period_threshold === 0);
-    }
-    tx.emit({ type: "realm_user", op: "update", person }, activeUserIds(tx));
+export const updateUser = (actor: User, userId: number, changes: UserChanges) => write((tx) => applyUserChanges(tx, actor, userId, changes));
+
+export function applyUserChanges(tx: Tx, actor: User, userId: number, changes: UserChanges) {
+  requireAdministrator(actor, "change other users' names and roles");
+  const target = accessUser(tx, userId, { allowDeactivated: true });
+  if (target.isSystemBot) throw badRequest("System bots cannot be changed.");
+  const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);
+  const role = changes.role === undefined ? undefined : checkRoleChange(tx, actor, target, changes.role);
+  if (fullName !== undefined && fullName !== target.fullName) renameUser(tx, target, fullName);
+  if (role !== undefined && role !== target.role) changeRole(tx, target, role);
+}
+
+export interface MemberQuery {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+const viewFor = (realm: Realm, viewer: User, query: MemberQuery): UserView => ({
+  viewer,
+  realmHost: realmHost(realm),
+  clientGravatar: query.clientGravatar,
+  profileData: query.includeCustomProfileFields,
+});
+
+/**
+ * GET /users: everyone in the organization, deactivated included; system bots are not members.
+ * A guest restricted by can_access_all_users_group sees placeholders for those hidden from them.
+ */
+export function listMembers(viewer: User, query: MemberQuery): ApiUser[] {
+  return read((db) => {
+    const realm = getRealm(db);
+    const view = viewFor(realm, viewer, query);
+    const seesEveryone = canAccessAllUsers(db, viewer, realm);
+    return listUsers(db)
+      .filter((user) => !user.isSystemBot)
+      .map((user) => (seesEveryone || canRestrictedViewerAccess(viewer, user) ? userToApi(user, view) : inaccessibleUserToApi(user.id, realm)));
   });
+}
+
+/** GET /users/{user_id} and GET /users/{email}: one path segment, so the key is either. */
+export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): ApiUser {
+  return read((db) => {
+    const realm = getRealm(db);
+    const view = viewFor(realm, viewer, query);
+    const user = /^\d+$/.test(idOrEmail) ? accessUser(db, Number(idOrEmail), { allowDeactivated: true }) : accessUserByEmail(db, viewer, idOrEmail, view.realmHost);
+    if (!canAccessUser(db, viewer, user, realm)) throw badRequest("Insufficient permission: this organization does not let you see this user.");
+    return userToApi(user, view);
+  });
+}
+
+/** GET /users/me. */
+export function getOwnProfile(user: User): ApiUser {
+  return read((db) => userToApi(user, { viewer: user, realmHost: realmHost(getRealm(db)), profileData: true }));
 }

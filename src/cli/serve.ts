@@ -2,14 +2,16 @@ import { parseArgs } from "node:util";
 import { createApp } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
+import { startEventQueues, stopEventQueues } from "../events/registry";
 import { log } from "../log";
 import { SERVER_VERSION } from "../version";
 import { SERVE_USAGE } from "./usage";
 import { UsageError } from "./errors";
 
 // Long-polls wait up to the heartbeat interval and clients up to 90 s; Bun's default idle
-// timeout of 10 s would cut them off.
+// timeout of 10 s would cut them off. Bun allows at most 255 s.
 const IDLE_TIMEOUT_SECONDS = 120;
+const idleTimeoutFor = (heartbeatSeconds: number) => Math.min(255, Math.max(IDLE_TIMEOUT_SECONDS, Math.ceil(heartbeatSeconds) + 30));
 
 export async function runServe(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -38,7 +40,7 @@ export async function runServe(args: string[]): Promise<number> {
 
   const app = createApp();
   try {
-    app.listen({ hostname: config.host, port: config.port, idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: 32 * 1024 * 1024 });
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: 32 * 1024 * 1024 });
   } catch (error) {
     closeDatabase();
     const code = (error as { code?: string }).code;
@@ -46,6 +48,9 @@ export async function runServe(args: string[]): Promise<number> {
     if (code === "EACCES") throw new UsageError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
     throw error;
   }
+  // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
+  // the same tick, so no request is served before the restored queues are back.
+  startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
   const server = app.server!;
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   log.info(`Parley ${SERVER_VERSION} listening on http://${config.host}:${server.port} (data in ${config.dataDir}); open http://${shown}:${server.port}/`);
@@ -60,6 +65,8 @@ export async function runServe(args: string[]): Promise<number> {
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   await app.stop(true);
+  // After the server stopped taking requests, so no event is published after the queues are saved.
+  stopEventQueues();
   closeDatabase();
   log.info("Stopped cleanly");
   log.flush();

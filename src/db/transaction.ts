@@ -1,5 +1,5 @@
 import { publish } from "../events/registry";
-import type { Addressed, AnyEvent } from "../events/types";
+import type { Addressed, AnyEvent, DeliveryOptions } from "../events/types";
 import { database } from "./client";
 import type { Reader, Tx } from "./types";
 
@@ -13,8 +13,8 @@ export function write<T>(change: (tx: Tx) => T): T {
   const result = database().transaction(
     (drizzleTx) => {
       const tx = Object.assign(drizzleTx, {
-        emit(event: AnyEvent, userIds: Iterable<number>) {
-          emitted.push({ event, userIds: [...new Set(userIds)] });
+        emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions) {
+          emitted.push({ event, userIds: [...new Set(userIds)], options });
         },
       }) as unknown as Tx;
       const value = change(tx);

@@ -1,5 +1,5 @@
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import type { AnyEvent } from "../events/types";
+import type { AnyEvent, DeliveryOptions } from "../events/types";
 
 /** Anything queries can read through: the database or an open transaction. */
 export type Reader = BaseSQLiteDatabase<"sync", void, Record<string, unknown>>;
@@ -9,5 +9,5 @@ export type Reader = BaseSQLiteDatabase<"sync", void, Record<string, unknown>>;
  * COMMIT, and vanish with a rollback.
  */
 export type Tx = Reader & {
-  emit(event: AnyEvent, userIds: Iterable<number>): void;
+  emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions): void;
 };

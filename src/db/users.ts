@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
 import type { Reader } from "./types";
 
@@ -64,21 +65,50 @@ export function listUsers(db: Reader): User[] {
   return db.select().from(users).orderBy(asc(users.id)).all();
 }
 
-export function listBotsOwnedBy(db: Reader, ownerId: number): User[] {
-  return db.select().from(users).where(and(eq(users.botOwnerId, ownerId), eq(users.isBot, true))).orderBy(asc(users.id)).all();
+export function listBotsOwnedBy(db: Reader, ownerId: number, options: { activeOnly?: boolean } = {}): User[] {
+  const owned = and(eq(users.botOwnerId, ownerId), eq(users.isBot, true));
+  return db
+    .select()
+    .from(users)
+    .where(options.activeOnly ? and(owned, eq(users.isActive, true)) : owned)
+    .orderBy(asc(users.id))
+    .all();
+}
+
+/** Active human organization administrators and owners. */
+export function activeAdministratorIds(db: Reader): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(lte(users.role, Role.ADMINISTRATOR), eq(users.isActive, true), eq(users.isBot, false)))
+    .all()
+    .map((row) => row.id);
+}
+
+/** An active user or bot with this full name, compared case-insensitively. */
+export function findActiveUserByFullName(db: Reader, fullName: string): User | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.fullName}) = lower(${fullName})`, eq(users.isActive, true)))
+    .get();
 }
 
 export function countActiveOwners(db: Reader): number {
   const row = db
     .select({ n: sql<number>`count(*)` })
     .from(users)
-    .where(and(eq(users.role, 100), eq(users.isActive, true), eq(users.isBot, false)))
+    .where(and(eq(users.role, Role.OWNER), eq(users.isActive, true), eq(users.isBot, false)))
     .get();
   return row?.n ?? 0;
 }
 
 export function findBotService(db: Reader, botId: number): BotService | undefined {
   return db.select().from(botServices).where(eq(botServices.botId, botId)).get();
+}
+
+export function insertBotService(db: Reader, values: typeof botServices.$inferInsert): BotService {
+  return db.insert(botServices).values(values).returning().get();
 }
 
 export type NewUser = typeof users.$inferInsert;

@@ -1,12 +1,219 @@
 /**
- * THE event-queue registry. Nothing outside this module touches queues.
- * (Skeleton: the events issue fills in queues, long-polling, expiry and persistence.)
+ * THE event-queue registry: every queue lives here, in memory, and nothing outside this module
+ * touches one. It creates queues (register), looks them up for their owner, appends what
+ * actions publish after COMMIT, answers long-polls, sends heartbeats, collects idle queues,
+ * and carries queues across a graceful restart (events/persistence.ts).
+ *
+ * How a feature adds its events (channels, messages, ... all follow this path):
+ *  1. Shape: an interface per event in events/kinds/<feature>.ts, its union added to AnyEvent
+ *     in events/types.ts.
+ *  2. Emit: inside the action's write(), `tx.emit(event, userIds)` naming exactly the users who
+ *     may know. The registry delivers after COMMIT, nothing on rollback. Message events also pass
+ *     DeliveryOptions: flagsByUser, publicChannel (reaches all_public_streams queues), localEcho.
+ *  3. Per-client shape: if a capability or register parameter changes what a client gets, the
+ *     rule goes in events/filters.ts (one case per event type), not in the action.
+ *  4. Snapshot: a file events/state/<feature>.ts exporting a section builder, plus one line in
+ *     events/state/index.ts under its fetch_event_types name.
+ *  5. Test: register, act over HTTP, apply the fetched events to the snapshot and compare it
+ *     with a fresh register (test/events/).
  */
+import { database } from "../db/client";
+import { getRealm } from "../db/realm";
+import { findUserById } from "../db/users";
+import { ApiError } from "../http/errors";
+import { log } from "../log";
+import { listUserGroupsForApi } from "../shapes/userGroups";
+import { versionFields } from "../version";
+import { eventsForQueue, type FilterContext } from "./filters";
+import { loadQueues, saveQueues } from "./persistence";
+import { EventQueue, type FetchedEvent, type Waiter } from "./queue";
+import type { QueueSpec } from "./spec";
 import type { Addressed } from "./types";
 
-const listeners: Array<(batch: Addressed[]) => void> = [];
+export interface RegistryConfig {
+  heartbeatSeconds: number;
+  queueTimeoutSeconds: number;
+  /** Unacknowledged events a queue may hold; past it the queue is dropped (a dead client). */
+  maxEventsPerQueue: number;
+  /** Where queues are kept across a graceful restart; null keeps them in memory only. */
+  dataDir: string | null;
+}
 
-/** Called by the transaction helper after COMMIT with everything the transaction emitted. */
+let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxEventsPerQueue: 10_000, dataDir: null };
+const queues = new Map<string, EventQueue>();
+const queuesByUser = new Map<number, Set<EventQueue>>();
+const publicStreamsQueues = new Set<EventQueue>();
+let gcTimer: ReturnType<typeof setInterval> | null = null;
+
+/** When this process started: reported as server_generation, in seconds. */
+export const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+
+const heartbeatMs = () => Math.max(50, config.heartbeatSeconds * 1000);
+const timeoutMs = () => Math.max(50, config.queueTimeoutSeconds * 1000);
+
+/** How long a client should let GET /events wait: comfortably above the heartbeat. */
+export const longpollTimeoutSeconds = () => Math.ceil(config.heartbeatSeconds) + 30;
+
+function addQueue(queue: EventQueue) {
+  queues.set(queue.id, queue);
+  let own = queuesByUser.get(queue.userId);
+  if (!own) queuesByUser.set(queue.userId, (own = new Set()));
+  own.add(queue);
+  if (queue.spec.allPublicStreams) publicStreamsQueues.add(queue);
+}
+
+function removeQueue(queue: EventQueue, reason: string) {
+  queues.delete(queue.id);
+  const own = queuesByUser.get(queue.userId);
+  own?.delete(queue);
+  if (own?.size === 0) queuesByUser.delete(queue.userId);
+  publicStreamsQueues.delete(queue);
+  queue.waiter?.settle(null);
+  log.debug(`event queue ${queue.id} of user ${queue.userId} removed: ${reason}`);
+}
+
+/**
+ * Loads the queues a graceful shutdown saved, tells each client the server restarted, and
+ * starts garbage collection. A plain setInterval rather than a croner job: the period derives
+ * from a configurable timeout that tests set below a second, finer than cron expressions go.
+ */
+export function startEventQueues(options: RegistryConfig) {
+  config = options;
+  if (config.dataDir) {
+    const restart = { type: "restart" as const, ...versionFields(), server_generation: SERVER_GENERATION };
+    for (const queue of loadQueues(config.dataDir, Date.now())) {
+      queue.push(restart);
+      addQueue(queue);
+    }
+  }
+  const period = Math.min(60_000, Math.max(100, timeoutMs() / 4));
+  gcTimer = setInterval(collectIdleQueues, period);
+  gcTimer.unref?.();
+}
+
+/** On graceful shutdown, after the server stopped taking requests: keep the queues for the next start. */
+export function stopEventQueues() {
+  if (gcTimer) clearInterval(gcTimer);
+  gcTimer = null;
+  for (const queue of queues.values()) queue.waiter?.settle([]);
+  if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now());
+}
+
+function collectIdleQueues() {
+  const now = Date.now();
+  for (const queue of queues.values()) if (queue.isIdle(now, timeoutMs())) removeQueue(queue, "idle");
+}
+
+/** A new queue for a user; its first event will have ID 0, so register reports last_event_id -1. */
+export function createQueue(userId: number, spec: QueueSpec): string {
+  const queue = new EventQueue(crypto.randomUUID(), userId, spec, Date.now());
+  addQueue(queue);
+  return queue.id;
+}
+
+const badQueue = (queueId: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
+
+/** The caller's own live queue, or BAD_EVENT_QUEUE_ID: unknown, collected and others' queues look alike. */
+function accessQueue(queueId: string, userId: number): EventQueue {
+  const queue = queues.get(queueId);
+  if (!queue || queue.userId !== userId) throw badQueue(queueId);
+  // The sweep runs only every so often; an idle queue is gone from the moment it times out.
+  if (queue.isIdle(Date.now(), timeoutMs())) {
+    removeQueue(queue, "idle");
+    throw badQueue(queueId);
+  }
+  return queue;
+}
+
+export function deleteQueue(queueId: string, userId: number) {
+  removeQueue(accessQueue(queueId, userId), "deleted by its client");
+}
+
+export interface FetchRequest {
+  lastEventId?: number;
+  dontBlock: boolean;
+  /** The HTTP request's signal: a client that hangs up stops waiting. */
+  signal?: AbortSignal;
+}
+
+/**
+ * GET /events: acknowledges up to lastEventId, then answers at once if anything newer is
+ * queued (or dont_block), else waits until an event arrives or the heartbeat is due.
+ */
+export function fetchEvents(queueId: string, userId: number, request: FetchRequest): Promise<FetchedEvent[]> {
+  const queue = accessQueue(queueId, userId);
+  queue.lastActive = Date.now();
+  if (request.lastEventId !== undefined) queue.acknowledge(request.lastEventId);
+  if (queue.events.length > 0 || request.dontBlock) return Promise.resolve(queue.contents());
+  // One long-poll per queue, as in the reference: a newer one answers the older with nothing.
+  queue.waiter?.settle([]);
+  return new Promise((resolve, reject) => {
+    const heartbeat = setTimeout(() => {
+      queue.push({ type: "heartbeat" });
+      waiter.settle(queue.contents());
+    }, heartbeatMs());
+    const hangUp = () => release();
+    const release = () => {
+      clearTimeout(heartbeat);
+      request.signal?.removeEventListener("abort", hangUp);
+      if (queue.waiter === waiter) queue.waiter = null;
+      queue.lastActive = Date.now();
+    };
+    const waiter: Waiter = {
+      settle(events) {
+        release();
+        if (events) resolve(events);
+        else reject(badQueue(queueId));
+      },
+    };
+    queue.waiter = waiter;
+    request.signal?.addEventListener("abort", hangUp, { once: true });
+  });
+}
+
+/** Reads for transforms that depend on current state, done at most once per publish. */
+function filterContext(): FilterContext {
+  const memo = new Map<string, unknown>();
+  const once = <T>(key: string, read: () => T): T => {
+    if (!memo.has(key)) memo.set(key, read());
+    return memo.get(key) as T;
+  };
+  return {
+    emptyTopicDisplayName: () => once("topic", () => getRealm(database()).settings.empty_topic_display_name),
+    userSettings: (userId) => once(`settings:${userId}`, () => findUserById(database(), userId)?.settings),
+    userGroup: (groupId) => once(`group:${groupId}`, () => listUserGroupsForApi(database(), { includeDeactivated: true, ids: [groupId] })[0]),
+  };
+}
+
+/** Each queue an event goes to, and whether through its user being addressed (vs all_public_streams). */
+function targetsOf(addressed: Addressed): Map<EventQueue, boolean> {
+  const targets = new Map<EventQueue, boolean>();
+  for (const userId of addressed.userIds) for (const queue of queuesByUser.get(userId) ?? []) targets.set(queue, true);
+  if (addressed.options?.publicChannel) for (const queue of publicStreamsQueues) if (!targets.has(queue)) targets.set(queue, false);
+  return targets;
+}
+
+/**
+ * Called by write() right after COMMIT with everything the transaction emitted. The
+ * transaction has committed, so a failure here is logged and never thrown back at the action.
+ */
 export function publish(batch: Addressed[]) {
-  for (const listener of listeners) listener(batch);
+  const context = filterContext();
+  const touched = new Set<EventQueue>();
+  for (const addressed of batch) {
+    for (const [queue, recipient] of targetsOf(addressed)) {
+      try {
+        const events = eventsForQueue(addressed, { queueId: queue.id, userId: queue.userId, spec: queue.spec, recipient }, context);
+        for (const event of events) queue.push(event);
+        if (events.length > 0) touched.add(queue);
+      } catch (error) {
+        log.error(`delivering a ${addressed.event.type} event to queue ${queue.id} failed: ${(error as Error)?.stack ?? error}`);
+      }
+    }
+  }
+  // Woken once per transaction, so a client gets all of one change in one response.
+  for (const queue of touched) {
+    if (queue.events.length > config.maxEventsPerQueue) removeQueue(queue, `more than ${config.maxEventsPerQueue} unread events`);
+    else queue.waiter?.settle(queue.contents());
+  }
 }

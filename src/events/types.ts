@@ -2,12 +2,28 @@
  * Every event the server sends, as one discriminated union. Each feature defines its event
  * shapes in events/kinds/<feature>.ts and adds its union here.
  */
+import type { ChannelEvent } from "./kinds/channels";
+import type { LegacySettingsEvent } from "./kinds/settings";
 import type { UserEvent } from "./kinds/users";
 
-export type AnyEvent = UserEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent;
+
+/**
+ * How an event reaches queues beyond "every queue of these users". Message events use these;
+ * everything else needs none (see the guide at the top of events/registry.ts).
+ */
+export interface DeliveryOptions {
+  /** Per-recipient message flags: each queue's copy gets `flags` for its own user ([] if absent). */
+  flagsByUser?: ReadonlyMap<number, string[]>;
+  /** A message in a public channel: also goes to every all_public_streams queue, with flags []. */
+  publicChannel?: boolean;
+  /** Local echo: the sending client's queue gets `local_id` on its copy. */
+  localEcho?: { queueId: string; localId: string };
+}
 
 /** An event together with the users who should receive it. */
 export interface Addressed {
   event: AnyEvent;
   userIds: number[];
+  options?: DeliveryOptions;
 }

@@ -10,3 +10,15 @@ export interface AnonymousGroupSetting {
 }
 
 export const isAnonymousSetting = (value: GroupSettingValue): value is AnonymousGroupSetting => typeof value !== "number";
+
+/**
+ * Which values a permission setting accepts and who may exercise it (the reference's
+ * GroupPermissionSetting). When allowEveryone is false, guests never hold the permission,
+ * even if the setting's group includes them.
+ */
+export interface GroupSettingRules {
+  allowInternet: boolean;
+  allowNobody: boolean;
+  allowEveryone: boolean;
+  requireSystemGroup?: boolean;
+}

@@ -1,12 +1,29 @@
 import { Elysia, t } from "elysia";
-import { createUser, updateUser } from "../actions/users";
+import { createUser, getMember, getOwnProfile, listMembers, updateUser } from "../actions/users";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
-import { userToApi } from "../shapes/users";
+
+const MemberQuery = t.Object({
+  client_gravatar: t.Optional(t.BooleanString()),
+  include_custom_profile_fields: t.Optional(t.BooleanString()),
+});
+
+// The original defaults client_gravatar to true since feature level 92.
+const memberQuery = (query: typeof MemberQuery.static) => ({
+  clientGravatar: query.client_gravatar ?? true,
+  includeCustomProfileFields: query.include_custom_profile_fields ?? false,
+});
 
 export const userRoutes = new Elysia()
   .use(authentication)
-  .get("/users/me", ({ user }) => success({ ...userToApi(user, user), user_id: user.id }), { auth: true, query: t.Object({}) })
+  .get("/users", ({ user, query }) => success({ members: listMembers(user, memberQuery(query)) }), { auth: true, query: MemberQuery })
+  .get("/users/me", ({ user }) => success({ ...getOwnProfile(user) }), { auth: true, query: t.Object({}) })
+  .get("/users/:user_id", ({ user, params, query }) => success({ user: getMember(user, params.user_id, memberQuery(query)) }), {
+    auth: true,
+    // One path segment serves both GET /users/{user_id} and GET /users/{email}.
+    params: t.Object({ user_id: t.String({ maxLength: 254 }) }),
+    query: MemberQuery,
+  })
   .post(
     "/users",
     async ({ user, body }) => {
@@ -18,7 +35,7 @@ export const userRoutes = new Elysia()
       body: t.Object({
         email: t.String({ maxLength: 254 }),
         password: t.String({ maxLength: 1024 }),
-        full_name: t.String({ maxLength: 100 }),
+        full_name: t.String({ maxLength: 1000 }),
       }),
     },
   )

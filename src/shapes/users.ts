@@ -23,7 +23,13 @@ export interface ApiUser {
   profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
-/** A bot as its owner sees it (reference: components/schemas/Bot). */
+export interface ApiBotService {
+  base_url: string;
+  token: string;
+  interface: number;
+}
+
+/** A bot as its owner and administrators see it (reference: components/schemas/Bot). */
 export interface ApiBot {
   user_id: number;
   full_name: string;
@@ -36,12 +42,20 @@ export interface ApiBot {
   avatar_url: string;
   owner_id: number | null;
   is_active: boolean;
-  services: Array<{ base_url: string; token: string; interface: number }>;
+  services: ApiBotService[];
 }
 
-export interface UserViewOptions {
-  /** The client computes Gravatar URLs itself, so we send null for users without an upload. */
+export type Viewer = Pick<User, "id" | "role">;
+
+/** Who is looking, and how they asked to see users. */
+export interface UserView {
+  viewer: Viewer;
+  /** Domain of the stand-in address shown to viewers who may not see someone's real one. */
+  realmHost: string;
+  /** The client computes Gravatar URLs itself, so we send null where it can. */
   clientGravatar?: boolean;
+  /** Include profile_data (custom profile fields) for humans; the original omits it unless asked. */
+  profileData?: boolean;
 }
 
 export function gravatarUrl(user: Pick<User, "email" | "avatarVersion">): string {
@@ -53,7 +67,7 @@ export function gravatarUrl(user: Pick<User, "email" | "avatarVersion">): string
  * Whether viewer may see target's real e-mail, by target's email_address_visibility setting
  * (1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators). Bots' addresses are public.
  */
-export function canSeeDeliveryEmail(viewer: Pick<User, "id" | "role">, target: User): boolean {
+export function canSeeDeliveryEmail(viewer: Viewer, target: User): boolean {
   if (target.isBot || viewer.id === target.id) return true;
   switch (target.settings.email_address_visibility) {
     case 1:
@@ -69,13 +83,27 @@ export function canSeeDeliveryEmail(viewer: Pick<User, "id" | "role">, target: U
   }
 }
 
-export function userToApi(user: User, viewer: Pick<User, "id" | "role">, options: UserViewOptions = {}): ApiUser {
+/** The address that works in the API without revealing the real one (reference: `user{id}@{realm host}`). */
+export const standInEmail = (userId: number, realmHost: string) => `user${userId}@${realmHost}`;
+
+/** The ID inside a stand-in address for this realm, or null if the address is not one. */
+export function userIdOfStandInEmail(email: string, realmHost: string): number | null {
+  const match = /^user(\d+)@(.+)$/i.exec(email.trim());
+  if (!match || match[2].toLowerCase() !== realmHost.toLowerCase()) return null;
+  return Number(match[1]);
+}
+
+/** The original server writes microseconds and an explicit offset; clients parse either. */
+const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace("Z", "+00:00");
+
+export function userToApi(user: User, view: UserView): ApiUser {
+  const visible = canSeeDeliveryEmail(view.viewer, user);
   const shape: ApiUser = {
     user_id: user.id,
-    delivery_email: canSeeDeliveryEmail(viewer, user) ? (user.deliveryEmail ?? user.email) : null,
-    email: user.email,
+    delivery_email: visible ? (user.deliveryEmail ?? user.email) : null,
+    email: visible ? user.email : standInEmail(user.id, view.realmHost),
     full_name: user.fullName,
-    date_joined: new Date(user.dateJoined * 1000).toISOString(),
+    date_joined: isoTime(user.dateJoined),
     is_active: user.isActive,
     is_owner: user.role === Role.OWNER,
     is_admin: isAdministrator(user.role),
@@ -85,12 +113,15 @@ export function userToApi(user: User, viewer: Pick<User, "id" | "role">, options
     bot_owner_id: user.botOwnerId,
     role: user.role,
     timezone: user.timezone,
-    avatar_url: options.clientGravatar ? null : gravatarUrl(user),
+    // The client can only compute a Gravatar from an address it is allowed to see.
+    avatar_url: view.clientGravatar && visible ? null : gravatarUrl(user),
     avatar_version: user.avatarVersion,
   };
-  if (!user.isBot) shape.profile_data = {};
+  if (!user.isBot && (view.profileData ?? true)) shape.profile_data = {};
   return shape;
 }
+
+export const serviceToApi = (service: BotService): ApiBotService => ({ base_url: service.baseUrl, token: service.token, interface: service.interface });
 
 export function botToApi(bot: User, service: BotService | undefined): ApiBot {
   return {
@@ -105,6 +136,17 @@ export function botToApi(bot: User, service: BotService | undefined): ApiBot {
     avatar_url: gravatarUrl(bot),
     owner_id: bot.botOwnerId,
     is_active: bot.isActive,
-    services: service ? [{ base_url: service.baseUrl, token: service.token, interface: service.interface }] : [],
+    services: service ? [serviceToApi(service)] : [],
   };
+}
+
+/**
+ * The bot's configuration file in the zuliprc format the original's web app downloads: an
+ * [api] section, with the outgoing-webhook token there too (the Botserver reads it from there).
+ */
+export function botZuliprc(bot: User, siteUrl: string, service: BotService | undefined): string {
+  const lines = ["[api]", `email=${bot.email}`, `key=${bot.apiKey}`, `site=${siteUrl}`];
+  if (service) lines.push(`token=${service.token}`);
+  // Some tools do not read a file without a final newline.
+  return `${lines.join("\n")}\n`;
 }

@@ -1,0 +1,162 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { systemGroupsByName, userGroupMembers, userGroupSubgroups, userGroups } from "../db/groups";
+import type { Reader } from "../db/types";
+import { users, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { type AnonymousGroupSetting, type GroupSettingRules, type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
+import { SystemGroup, isGuest } from "../model/roles";
+
+/**
+ * Group-setting values (spec convention 7) in and out, for any setting of any object:
+ * checking a value a client sent, storing it as a group ID, showing a stored ID again, and
+ * answering "does this user hold the permission". An anonymous value is kept as an unnamed
+ * group that belongs to exactly one setting of one object.
+ */
+
+/** The groups a user is in, directly or through subgroups, named and unnamed. */
+export function groupIdsOfUser(db: Reader, userId: number): Set<number> {
+  const rows = db.all<{ id: number }>(sql`
+    WITH RECURSIVE containing(id) AS (
+      SELECT group_id FROM user_group_members WHERE user_id = ${userId}
+      UNION
+      SELECT s.group_id FROM user_group_subgroups s JOIN containing c ON s.subgroup_id = c.id
+    )
+    SELECT id FROM containing`);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Whether a user holds a permission stored as `groupId`, given the groups they are in. */
+export function holdsPermission(user: Pick<User, "role">, groupId: number, rules: GroupSettingRules, groupIdsOfUser: Set<number>): boolean {
+  if (!rules.allowEveryone && isGuest(user.role)) return false;
+  return groupIdsOfUser.has(groupId);
+}
+
+/**
+ * Checks a value a client sent for a setting and returns it in canonical form: an object with
+ * no users and one group is that group's ID, an empty object is role:nobody. Throws
+ * BAD_REQUEST naming the problem.
+ */
+export function checkGroupSettingValue(db: Reader, setting: string, value: GroupSettingValue, rules: GroupSettingRules): GroupSettingValue {
+  const canonical = canonicalGroupSettingValue(db, value);
+  if (!isAnonymousSetting(canonical)) {
+    const group = usableNamedGroup(db, canonical);
+    if (rules.requireSystemGroup && !group.isSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
+    const forbidden =
+      (!rules.allowInternet && group.name === SystemGroup.INTERNET) ||
+      (!rules.allowNobody && group.name === SystemGroup.NOBODY) ||
+      (!rules.allowEveryone && group.name === SystemGroup.EVERYONE);
+    if (forbidden && group.isSystemGroup) throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
+    return canonical;
+  }
+  if (rules.requireSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
+  for (const userId of canonical.direct_members) {
+    const user = db.select({ isActive: users.isActive }).from(users).where(eq(users.id, userId)).get();
+    if (!user?.isActive) throw badRequest(`Invalid user ID: ${userId}`);
+  }
+  for (const groupId of canonical.direct_subgroups) usableNamedGroup(db, groupId);
+  return canonical;
+}
+
+/** The one spelling of a value: sorted, deduplicated, and collapsed to an ID where possible. */
+export function canonicalGroupSettingValue(db: Reader, value: GroupSettingValue): GroupSettingValue {
+  if (!isAnonymousSetting(value)) return value;
+  const direct_members = [...new Set(value.direct_members)].sort((a, b) => a - b);
+  const direct_subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
+  if (direct_members.length === 0 && direct_subgroups.length === 1) return direct_subgroups[0];
+  if (direct_members.length === 0 && direct_subgroups.length === 0) return systemGroupId(db, SystemGroup.NOBODY);
+  return { direct_members, direct_subgroups };
+}
+
+function usableNamedGroup(db: Reader, groupId: number) {
+  const group = db.select().from(userGroups).where(eq(userGroups.id, groupId)).get();
+  if (!group || group.name === null) throw badRequest(`Invalid user group ID: ${groupId}`);
+  if (group.deactivated) throw badRequest(`User group ${groupId} is deactivated and cannot be used in a permission setting.`);
+  return group;
+}
+
+export function systemGroupId(db: Reader, name: string): number {
+  const group = systemGroupsByName(db).get(name);
+  if (!group) throw new Error(`System group ${name} is missing`);
+  return group.id;
+}
+
+/**
+ * Stores a checked value and returns the group ID to keep in the setting's column. An
+ * anonymous value reuses the setting's current unnamed group when it has one.
+ */
+export function storeGroupSettingValue(tx: Reader, value: GroupSettingValue, currentGroupId: number | null, now: number): number {
+  if (!isAnonymousSetting(value)) return value;
+  let groupId = currentGroupId !== null && isUnnamedGroup(tx, currentGroupId) ? currentGroupId : null;
+  if (groupId === null) {
+    groupId = tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }).get().id;
+  } else {
+    tx.delete(userGroupMembers).where(eq(userGroupMembers.groupId, groupId)).run();
+    tx.delete(userGroupSubgroups).where(eq(userGroupSubgroups.groupId, groupId)).run();
+  }
+  if (value.direct_members.length > 0) tx.insert(userGroupMembers).values(value.direct_members.map((userId) => ({ groupId: groupId!, userId }))).run();
+  if (value.direct_subgroups.length > 0) tx.insert(userGroupSubgroups).values(value.direct_subgroups.map((subgroupId) => ({ groupId: groupId!, subgroupId }))).run();
+  return groupId;
+}
+
+/** Drops the unnamed group a setting used to hold once the setting points elsewhere. */
+export function releaseGroupSettingValue(tx: Reader, oldGroupId: number, newGroupId: number) {
+  if (oldGroupId !== newGroupId && isUnnamedGroup(tx, oldGroupId)) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
+}
+
+function isUnnamedGroup(db: Reader, groupId: number): boolean {
+  return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
+}
+
+export type ApiGroupSettingValue = number | AnonymousGroupSetting;
+
+/**
+ * Stored group IDs as the API shows them: a named group as its ID, an unnamed one as its
+ * direct active members and subgroups. One pass for many IDs, so lists stay cheap.
+ */
+export function groupSettingApiValues(db: Reader, groupIds: Iterable<number>): Map<number, ApiGroupSettingValue> {
+  const ids = [...new Set(groupIds)];
+  const result = new Map<number, ApiGroupSettingValue>(ids.map((id) => [id, id]));
+  if (ids.length === 0) return result;
+  const unnamed = new Map<number, AnonymousGroupSetting>();
+  for (const chunk of chunked(ids)) {
+    const rows = db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, chunk), isNull(userGroups.name))).all();
+    for (const row of rows) unnamed.set(row.id, { direct_members: [], direct_subgroups: [] });
+  }
+  const unnamedIds = [...unnamed.keys()];
+  for (const chunk of chunked(unnamedIds)) {
+    const members = db
+      .select({ groupId: userGroupMembers.groupId, userId: userGroupMembers.userId })
+      .from(userGroupMembers)
+      .innerJoin(users, eq(users.id, userGroupMembers.userId))
+      .where(and(inArray(userGroupMembers.groupId, chunk), eq(users.isActive, true)))
+      .orderBy(userGroupMembers.userId)
+      .all();
+    for (const row of members) unnamed.get(row.groupId)!.direct_members.push(row.userId);
+    const subgroups = db
+      .select({ groupId: userGroupSubgroups.groupId, subgroupId: userGroupSubgroups.subgroupId })
+      .from(userGroupSubgroups)
+      .where(inArray(userGroupSubgroups.groupId, chunk))
+      .orderBy(userGroupSubgroups.subgroupId)
+      .all();
+    for (const row of subgroups) unnamed.get(row.groupId)!.direct_subgroups.push(row.subgroupId);
+  }
+  for (const [id, value] of unnamed) result.set(id, value);
+  return result;
+}
+
+export function groupSettingApiValue(db: Reader, groupId: number): ApiGroupSettingValue {
+  return groupSettingApiValues(db, [groupId]).get(groupId)!;
+}
+
+/** Equal as sets: member and subgroup order does not matter. */
+export function sameGroupSettingValue(a: ApiGroupSettingValue, b: ApiGroupSettingValue): boolean {
+  if (!isAnonymousSetting(a) || !isAnonymousSetting(b)) return a === b;
+  const sameSet = (x: number[], y: number[]) => new Set(x).size === new Set(y).size && x.every((id) => y.includes(id));
+  return sameSet(a.direct_members, b.direct_members) && sameSet(a.direct_subgroups, b.direct_subgroups);
+}
+
+function chunked(ids: number[], size = 500): number[][] {
+  const result: number[][] = [];
+  for (let i = 0; i < ids.length; i += size) result.push(ids.slice(i, i + size));
+  return result;
+}

@@ -1,0 +1,116 @@
+import { accessBot, botAdministratorIds, requireHumanMember } from "../access/users";
+import { isUserInGroup } from "../db/groups";
+import { getRealm, realmHost, type Realm } from "../db/realm";
+import { read, write } from "../db/transaction";
+import type { Reader, Tx } from "../db/types";
+import { findActiveUserByFullName, findBotService, findUserByEmail, insertBotService, listBotsOwnedBy, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { Role } from "../model/roles";
+import { randomToken } from "../model/secrets";
+import { botToApi, botZuliprc, type ApiBot } from "../shapes/users";
+import { addAccount, checkFullName } from "./users";
+
+export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
+/** How an outgoing webhook formats its POST: the native payload (spec 4.20) or Slack's. */
+export const ServiceInterface = { NATIVE: 1, SLACK: 2 } as const;
+
+export interface NewBotInput {
+  fullName: string;
+  shortName: string;
+  botType: number;
+  /** As sent: JSON-encoded like the original expects, or a plain URL. */
+  payloadUrl?: string;
+  interfaceType: number;
+}
+
+// The e-mail local part is `<short name>-bot`, at most 64 characters.
+const SHORT_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i;
+const MAX_SHORT_NAME_LENGTH = 60;
+
+function checkShortName(raw: string): string {
+  const shortName = raw.trim();
+  if (shortName === "") throw badRequest("Bad name or username: short_name must not be empty.");
+  if (shortName.length > MAX_SHORT_NAME_LENGTH) throw badRequest(`Bad name or username: short_name is at most ${MAX_SHORT_NAME_LENGTH} characters.`);
+  if (!SHORT_NAME.test(shortName)) throw badRequest(`Bad name or username: short_name '${shortName}' may contain only letters, digits, '-', '_' and single dots.`);
+  return shortName.toLowerCase();
+}
+
+function checkBotType(botType: number) {
+  if (botType === BotType.EMBEDDED) throw badRequest("Embedded bots are not supported by this server.");
+  if (botType !== BotType.GENERIC && botType !== BotType.INCOMING_WEBHOOK && botType !== BotType.OUTGOING_WEBHOOK) {
+    throw badRequest(`Invalid bot type ${botType}: use 1 (generic), 2 (incoming webhook) or 3 (outgoing webhook).`);
+  }
+}
+
+function checkInterfaceType(interfaceType: number) {
+  if (interfaceType !== ServiceInterface.NATIVE && interfaceType !== ServiceInterface.SLACK) {
+    throw badRequest(`Invalid interface type ${interfaceType}: use 1 (native) or 2 (Slack-compatible).`);
+  }
+}
+
+/** The URL an outgoing webhook posts to. The original expects it JSON-encoded; a bare URL is accepted too. */
+function checkPayloadUrl(raw: string | undefined): string {
+  let value: unknown = raw?.trim() ?? "";
+  if (typeof value === "string" && value.startsWith('"')) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw badRequest("Argument 'payload_url' is not valid JSON.");
+    }
+  }
+  if (typeof value !== "string" || value.trim() === "") throw badRequest("An outgoing webhook bot needs a payload_url: the http(s) URL its notifications are posted to.");
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw badRequest(`payload_url '${value}' is not a valid URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw badRequest("payload_url must be an http or https URL.");
+  return value.trim();
+}
+
+/** can_create_bots_group may create any bot; can_create_write_only_bots_group adds incoming webhooks. */
+function requireBotCreationPermission(db: Reader, actor: User, realm: Realm, botType: number) {
+  if (isUserInGroup(db, actor.id, realm.settings.can_create_bots_group)) return;
+  if (botType === BotType.INCOMING_WEBHOOK && isUserInGroup(db, actor.id, realm.settings.can_create_write_only_bots_group)) return;
+  throw badRequest(
+    botType === BotType.INCOMING_WEBHOOK
+      ? "Insufficient permission: you are in neither can_create_bots_group nor can_create_write_only_bots_group of this organization."
+      : "Insufficient permission: only members of this organization's can_create_bots_group can create this kind of bot.",
+  );
+}
+
+/** POST /bots: a member creates a bot they own; its owner and the administrators get its details. */
+export const createBot = (actor: User, input: NewBotInput): ApiBot => write((tx) => addBot(tx, actor, input));
+
+export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
+  requireHumanMember(actor, "create bots");
+  const realm = getRealm(tx);
+  requireBotCreationPermission(tx, actor, realm, input.botType);
+  checkBotType(input.botType);
+  checkInterfaceType(input.interfaceType);
+  const fullName = checkFullName(input.fullName);
+  const email = `${checkShortName(input.shortName)}-bot@${realmHost(realm)}`;
+  const payloadUrl = input.botType === BotType.OUTGOING_WEBHOOK ? checkPayloadUrl(input.payloadUrl) : null;
+  if (findUserByEmail(tx, email)) throw badRequest("Username already in use");
+  if (findActiveUserByFullName(tx, fullName)) throw badRequest(`Name is already in use: someone active is called '${fullName}'.`);
+  const bot = addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash: null, isBot: true, botType: input.botType, botOwnerId: actor.id });
+  const service = payloadUrl === null ? undefined : insertBotService(tx, { botId: bot.id, baseUrl: payloadUrl, token: randomToken(32), interface: input.interfaceType });
+  const shape = botToApi(bot, service);
+  tx.emit({ type: "realm_bot", op: "add", bot: shape }, botAdministratorIds(tx, bot));
+  return shape;
+}
+
+/** GET /bots: the caller's own active bots (administrators too see only theirs here, as in the original). */
+export function listOwnBots(actor: User): ApiBot[] {
+  requireHumanMember(actor, "own bots");
+  return read((db) => listBotsOwnedBy(db, actor.id, { activeOnly: true }).map((bot) => botToApi(bot, findBotService(db, bot.id))));
+}
+
+/** GET /bots/{id}/zuliprc: the configuration file for the bot's owner or an administrator. */
+export function botConfigurationFile(actor: User, botId: number): string {
+  return read((db) => {
+    const bot = accessBot(db, actor, botId);
+    return botZuliprc(bot, getRealm(db).url, findBotService(db, bot.id));
+  });
+}

@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import { splitAudienceByAccess } from "../access/userAccess";
+import { getRealm, realmHost } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { findUserById, users, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../model/legacyUserSettings";
+import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
+import { canSeeDeliveryEmail, standInEmail } from "../shapes/users";
+import { checkFullName, renameUser, usersWhoCanSee } from "./users";
+
+export interface SettingsInput {
+  fullName?: string;
+  settings: Partial<Record<UserSettingName, unknown>>;
+}
+
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/** The English name of a language code, or undefined for codes that name no language. */
+function languageName(code: string): string | undefined {
+  try {
+    return languageNames.of(code);
+  } catch {
+    return undefined;
+  }
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Beyond the catalogue's type and range checks: values that must name something real. */
+function checkSetting(name: UserSettingName, value: unknown) {
+  const problem = settingValueProblem(name, value);
+  if (problem) throw badRequest(problem);
+  if (name === "timezone" && value !== "" && !isTimeZone(value as string)) throw badRequest(`Invalid timezone '${value}'`);
+  if (name === "default_language" && !languageName(value as string)) throw badRequest(`Invalid default_language '${value}'`);
+  if (name === "notification_sound" && !NOTIFICATION_SOUNDS.includes(value as string)) throw badRequest(`Invalid notification sound '${value}'`);
+}
+
+/** The user's own clients learn of the change; older ones also in the legacy form (spec 6). */
+function announceSettingChange(tx: Tx, user: User, name: UserSettingName, value: unknown) {
+  const language = name === "default_language" ? { language_name: languageName(value as string) } : {};
+  tx.emit({ type: "user_settings", op: "update", property: name, value, ...language }, [user.id]);
+  if (LEGACY_DISPLAY_SETTINGS.includes(name)) tx.emit({ type: "update_display_settings", user: user.email, setting_name: name, setting: value, ...language }, [user.id]);
+  if (LEGACY_NOTIFICATION_SETTINGS.includes(name)) tx.emit({ type: "update_global_notifications", user: user.email, notification_name: name, setting: value }, [user.id]);
+}
+
+/** Who may now see, or no longer see, the user's real address is told its new API form. */
+function announceAddressVisibility(tx: Tx, before: User, after: User) {
+  const realm = getRealm(tx);
+  const changedFor = (nowVisible: boolean) =>
+    splitAudienceByAccess(tx, after, realm)
+      .seeing.filter((viewer) => canSeeDeliveryEmail(viewer, before) !== canSeeDeliveryEmail(viewer, after) && canSeeDeliveryEmail(viewer, after) === nowVisible)
+      .map((viewer) => viewer.id);
+  for (const nowVisible of [true, false]) {
+    const viewers = changedFor(nowVisible);
+    if (viewers.length === 0) continue;
+    const delivery_email = nowVisible ? (after.deliveryEmail ?? after.email) : null;
+    const new_email = nowVisible ? after.email : standInEmail(after.id, realmHost(realm));
+    tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, delivery_email } }, viewers);
+    tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, new_email } }, viewers);
+  }
+}
+
+/** PATCH /settings: the caller's own name and settings; only what actually changes is stored and announced. */
+export function updateOwnSettings(actor: User, input: SettingsInput) {
+  const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
+  const requested = Object.entries(input.settings) as Array<[UserSettingName, unknown]>;
+  for (const [name, value] of requested) checkSetting(name, value);
+  write((tx) => {
+    const user = findUserById(tx, actor.id) ?? actor;
+    if (fullName !== undefined && fullName !== user.fullName) renameUser(tx, user, fullName);
+    const current: UserSettings = { ...defaultUserSettings(), ...user.settings, timezone: user.timezone };
+    const changed = requested.filter(([name, value]) => current[name] !== value);
+    if (changed.length === 0) return;
+    const settings = { ...current, ...Object.fromEntries(changed) } as UserSettings;
+    // The time zone is also a column: realm_user objects show it to everyone.
+    tx.update(users).set({ settings, timezone: settings.timezone as string }).where(eq(users.id, user.id)).run();
+    for (const [name, value] of changed) announceSettingChange(tx, user, name, value);
+    const names = new Set(changed.map(([name]) => name));
+    if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, usersWhoCanSee(tx, user));
+    if (names.has("email_address_visibility")) announceAddressVisibility(tx, user, { ...user, settings });
+  });
+}

@@ -1,0 +1,143 @@
+import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
+import { checkGroupSettingValue } from "../access/groupSettings";
+import { findChannelsByNames, type Channel } from "../db/channels";
+import { getRealm } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Reader } from "../db/types";
+import { findUserByEmail, findUserById, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import {
+  CHANNEL_GROUP_SETTINGS,
+  CHANNEL_GROUP_SETTING_NAMES,
+  type ChannelGroupSettingName,
+  MAX_CHANNEL_DESCRIPTION_LENGTH,
+  channelNameProblem,
+  isHexColor,
+  normalizeDescription,
+  parseRetentionDays,
+} from "../model/channelSettings";
+import type { GroupSettingValue } from "../model/groupSetting";
+import { isGuest } from "../model/roles";
+import { announceNewChannels, checkChannelCreation, createChannel, type NewChannelSettings } from "./channels";
+import { addSubscriptions } from "./subscriptions";
+
+export interface SubscribeRequest {
+  subscriptions: Array<{ name: string; description?: string; color?: string }>;
+  /** User IDs or API e-mail addresses; none means the caller. */
+  principals?: number[] | string[];
+  authorizationErrorsFatal: boolean;
+  announce: boolean;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  isDefaultStream: boolean;
+  historyPublicToSubscribers?: boolean;
+  messageRetentionDays: string | number;
+  groupSettings: Partial<Record<ChannelGroupSettingName, GroupSettingValue>>;
+}
+
+export type SubscribeResult = {
+  subscribed: Record<string, string[]>;
+  already_subscribed: Record<string, string[]>;
+  unauthorized?: string[];
+};
+
+/** The people a call names (principals), or the caller. Unknown and deactivated people are refused. */
+export function resolvePrincipals(db: Reader, actor: User, principals: number[] | string[] | undefined): User[] {
+  if (!principals || principals.length === 0) return [actor];
+  const found = new Map<number, User>();
+  for (const principal of principals) {
+    const user = typeof principal === "number" ? findUserById(db, principal) : findUserByEmail(db, principal);
+    if (!user || !user.isActive) throw badRequest("No such user");
+    found.set(user.id, user);
+  }
+  return [...found.values()];
+}
+
+interface RequestedChannel {
+  name: string;
+  description: string;
+  color?: string;
+}
+
+/** Trims names, checks names, descriptions and colors, and drops repeated names. */
+function requestedChannels(request: SubscribeRequest): RequestedChannel[] {
+  const byKey = new Map<string, RequestedChannel>();
+  request.subscriptions.forEach((item, i) => {
+    const name = item.name.trim();
+    const problem = channelNameProblem(name);
+    if (problem) throw badRequest(problem);
+    if (item.description !== undefined && [...item.description].length > MAX_CHANNEL_DESCRIPTION_LENGTH) {
+      throw badRequest(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
+    }
+    if (item.color !== undefined && !isHexColor(item.color)) throw badRequest(`subscriptions[${i}].color is not a valid hex color code`);
+    if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), { name, description: normalizeDescription(item.description ?? ""), color: item.color });
+  });
+  return [...byKey.values()];
+}
+
+function newChannelSettings(db: Reader, request: SubscribeRequest): NewChannelSettings {
+  const messageRetentionDays = parseRetentionDays(request.messageRetentionDays);
+  if (messageRetentionDays === undefined) throw badRequest(`Bad value for 'message_retention_days': ${request.messageRetentionDays}`);
+  const groupSettings: NewChannelSettings["groupSettings"] = {};
+  for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
+    const value = request.groupSettings[setting];
+    if (value !== undefined) groupSettings[setting] = checkGroupSettingValue(db, setting, value, CHANNEL_GROUP_SETTINGS[setting].rules);
+  }
+  return {
+    inviteOnly: request.inviteOnly,
+    isWebPublic: request.isWebPublic,
+    historyPublicToSubscribers: request.historyPublicToSubscribers,
+    messageRetentionDays,
+    isDefault: request.isDefaultStream,
+    groupSettings,
+  };
+}
+
+/**
+ * POST /users/me/subscriptions (spec 4.3): subscribes the caller or the named principals to
+ * the named channels, creating the missing ones with the call's settings. Everything happens
+ * in one transaction: any refusal leaves no channel created and nobody subscribed.
+ */
+export function subscribeUsers(actor: User, request: SubscribeRequest): SubscribeResult {
+  if (isGuest(actor.role)) throw badRequest("Not allowed for guest users");
+  return write((tx) => {
+    const wanted = requestedChannels(request);
+    const settings = newChannelSettings(tx, request);
+    const targets = resolvePrincipals(tx, actor, request.principals);
+    const subscribingOthers = targets.some((user) => user.id !== actor.id);
+    const realm = getRealm(tx);
+    const viewer = channelViewer(tx, actor);
+
+    const existingByKey = new Map(findChannelsByNames(tx, wanted.map((w) => w.name)).map((c) => [c.nameKey, c]));
+    const missing = wanted.filter((w) => !existingByKey.has(w.name.toLowerCase()));
+    if (missing.length > 0) checkChannelCreation(viewer, realm, settings);
+
+    const existing = wanted.map((w) => existingByKey.get(w.name.toLowerCase())).filter((c): c is Channel => c !== undefined);
+    const unauthorized = existing.filter((channel) => !hasContentAccess(viewer, channel));
+    if (unauthorized.length > 0 && request.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
+    const authorized = existing.filter((channel) => hasContentAccess(viewer, channel));
+    if (subscribingOthers && authorized.some((channel) => !canAddSubscribers(viewer, channel, realm.settings.can_add_subscribers_group))) {
+      throw badRequest("Insufficient permission");
+    }
+
+    const created = missing.map((w) => createChannel(tx, actor, w.name, w.description, settings));
+    const channels = [...authorized, ...created];
+    const colors = new Map<number, string>();
+    for (const w of wanted) {
+      const channel = channels.find((c) => c.nameKey === w.name.toLowerCase());
+      if (channel && w.color) colors.set(channel.id, w.color);
+    }
+    const changes = addSubscriptions(tx, channels, targets, colors);
+    announceNewChannels(tx, actor, created, request.announce);
+
+    const result: SubscribeResult = { subscribed: namesByUser(changes.changed), already_subscribed: namesByUser(changes.unchanged) };
+    if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
+    return result;
+  });
+}
+
+function namesByUser(pairs: Array<{ user: User; channel: Channel }>): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const { user, channel } of pairs) (result[user.id] ??= []).push(channel.name);
+  return result;
+}

@@ -1,0 +1,191 @@
+import type { UserSettings } from "../model/userSettings";
+import type { ApiUserGroup } from "../shapes/userGroups";
+import type { QueueEvent } from "./kinds/queue";
+import { matchesNarrow, type MessageLike } from "./narrow";
+import type { QueueSpec } from "./spec";
+import type { Addressed, AnyEvent } from "./types";
+
+/**
+ * What one queue receives of one published event: nothing, the event as is, or a version
+ * shaped for what its client declared (spec 4.19 capability effects, event_types, narrow,
+ * apply_markdown, client_gravatar). Events are shared between queues, so a transform always
+ * copies and never edits the event it was given.
+ */
+
+export type DeliveredEvent = AnyEvent | QueueEvent;
+
+/** The queue an event is being delivered to. */
+export interface Delivery {
+  queueId: string;
+  userId: number;
+  spec: QueueSpec;
+  /** false when the queue gets the event only through all_public_streams. */
+  recipient: boolean;
+}
+
+/** Current state some transforms need, read after the commit that emitted the event. */
+export interface FilterContext {
+  emptyTopicDisplayName(): string;
+  userSettings(userId: number): UserSettings | undefined;
+  userGroup(groupId: number): ApiUserGroup | undefined;
+}
+
+// Events are a typed union, but these transforms also serve kinds later features add
+// (message, typing, delete_message, subscription...), so they read events structurally.
+type Loose = Record<string, any>;
+const deliver = (events: Loose[]) => events as DeliveredEvent[];
+
+export function eventsForQueue(addressed: Addressed, delivery: Delivery, context: FilterContext): DeliveredEvent[] {
+  const { spec } = delivery;
+  const event = addressed.event as Loose;
+  if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
+  const shaped = shapeForClient(event, addressed, delivery, context);
+  return deliver(spec.capabilities.empty_topic_name ? shaped : shaped.map((each) => withTopicDisplayNames(each, context)));
+}
+
+function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, context: FilterContext): Loose[] {
+  const { capabilities } = delivery.spec;
+  switch (event.type) {
+    case "message":
+      return messageForQueue(event, addressed, delivery);
+    case "update_display_settings":
+    case "update_global_notifications":
+      return capabilities.user_settings_object ? [] : [event];
+    case "realm_user":
+      return realmUserForQueue(event, delivery.spec);
+    case "realm_linkifiers":
+      return capabilities.linkifier_url_template ? [event] : [];
+    case "typing":
+      return event.stream_id !== undefined && !capabilities.stream_typing_notifications ? [] : [event];
+    case "delete_message":
+      return capabilities.bulk_message_deletion ? [event] : singleDeletions(event);
+    case "user_group":
+      return capabilities.include_deactivated_groups ? [event] : userGroupWithoutDeactivated(event, context);
+    case "subscription":
+    case "stream":
+      return channelEventForQueue(event, delivery, context);
+    default:
+      return [event];
+  }
+}
+
+function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery): Loose[] {
+  const { spec } = delivery;
+  const options = addressed.options ?? {};
+  const flags = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
+  if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
+  const { rendered_content, ...message } = event.message as Loose;
+  if (rendered_content !== undefined) {
+    message.content = spec.applyMarkdown ? rendered_content : message.content;
+    message.content_type = spec.applyMarkdown ? "text/html" : "text/x-markdown";
+  }
+  if (spec.clientGravatar && isGravatarUrl(message.avatar_url)) message.avatar_url = null;
+  const shaped: Loose = { ...event, message, flags };
+  if (options.localEcho?.queueId === delivery.queueId) shaped.local_id = options.localEcho.localId;
+  return [shaped];
+}
+
+const isGravatarUrl = (url: unknown) => typeof url === "string" && url.startsWith("https://secure.gravatar.com/avatar/");
+
+function realmUserForQueue(event: Loose, spec: QueueSpec): Loose[] {
+  if (event.op !== "add") return [event];
+  // Guests restricted by can_access_all_users_group are told of inaccessible users only by a
+  // placeholder, and not at all if their client copes with an incomplete user list.
+  const { inaccessible_user, ...shaped } = event;
+  if (inaccessible_user && spec.capabilities.user_list_incomplete) return [];
+  // userToApi sends null only where the viewer may see the address the Gravatar hash is of.
+  if (spec.clientGravatar && shaped.person.delivery_email !== null && isGravatarUrl(shaped.person.avatar_url)) {
+    shaped.person = { ...shaped.person, avatar_url: null };
+  }
+  return [shaped];
+}
+
+/** The reference's pre-bulk form: one event per deleted message, with message_id. */
+function singleDeletions(event: Loose): Loose[] {
+  if (!Array.isArray(event.message_ids)) return [event];
+  const { message_ids, ...rest } = event;
+  return (message_ids as number[]).map((message_id) => ({ ...rest, message_id }));
+}
+
+/**
+ * Without include_deactivated_groups a deactivated group no longer exists for the client: its
+ * deactivation is a remove, its reactivation an add, and changes to it in between are dropped.
+ */
+function userGroupWithoutDeactivated(event: Loose, context: FilterContext): Loose[] {
+  if (event.op !== "update") return [event];
+  const deactivated = event.data?.deactivated;
+  if (deactivated === true) return [{ type: "user_group", op: "remove", group_id: event.group_id }];
+  if (deactivated === false) {
+    const group = context.userGroup(event.group_id);
+    return group ? [{ type: "user_group", op: "add", group }] : [];
+  }
+  return context.userGroup(event.group_id)?.deactivated ? [] : [event];
+}
+
+const NOTIFICATION_DEFAULTS: Record<string, keyof UserSettings> = {
+  desktop_notifications: "enable_stream_desktop_notifications",
+  email_notifications: "enable_stream_email_notifications",
+  push_notifications: "enable_stream_push_notifications",
+  audible_notifications: "enable_stream_audible_notifications",
+  wildcard_mentions_notify: "wildcard_mentions_notify",
+};
+
+/**
+ * Per-channel notification settings as clients without notification_settings_null expect
+ * them: a null (inherit) becomes the user's own setting. Also used for register snapshots.
+ */
+export function withoutNotificationNulls<T extends Loose>(subscription: T, settings: UserSettings): T {
+  const resolved: Loose = { ...subscription };
+  for (const [field, setting] of Object.entries(NOTIFICATION_DEFAULTS)) {
+    if (field in resolved && resolved[field] === null) resolved[field] = settings[setting];
+  }
+  return resolved as T;
+}
+
+/** Channel and subscription events: archived channels only for archived_channels clients; notification nulls resolved. */
+function channelEventForQueue(event: Loose, delivery: Delivery, context: FilterContext): Loose[] {
+  const { capabilities } = delivery.spec;
+  let shaped = event;
+  for (const listField of ["streams", "subscriptions"]) {
+    if (!Array.isArray(shaped[listField])) continue;
+    let list = shaped[listField] as Loose[];
+    if (!capabilities.archived_channels) list = list.filter((channel) => channel.is_archived !== true);
+    if (list.length === 0) return [];
+    shaped = { ...shaped, [listField]: list };
+  }
+  if (shaped.type !== "subscription" || capabilities.notification_settings_null) return [shaped];
+  const settings = context.userSettings(delivery.userId);
+  if (!settings) return [shaped];
+  if (Array.isArray(shaped.subscriptions)) {
+    shaped = { ...shaped, subscriptions: shaped.subscriptions.map((sub: Loose) => withoutNotificationNulls(sub, settings)) };
+  }
+  if (shaped.op === "update" && shaped.value === null && shaped.property in NOTIFICATION_DEFAULTS) {
+    shaped = { ...shaped, value: settings[NOTIFICATION_DEFAULTS[shaped.property]] };
+  }
+  return [shaped];
+}
+
+/** Where each event type carries topic names (top level, or inside `message`). */
+const TOPIC_FIELDS: Record<string, string[]> = {
+  message: ["message.subject"],
+  typing: ["topic"],
+  update_message: ["subject", "orig_subject", "topic"],
+  delete_message: ["topic"],
+  user_topic: ["topic_name"],
+};
+
+/** Clients without empty_topic_name see the realm's display name where a topic is "". */
+function withTopicDisplayNames(event: Loose, context: FilterContext): Loose {
+  const fields = TOPIC_FIELDS[event.type];
+  if (!fields) return event;
+  let shaped = event;
+  for (const field of fields) {
+    const [outer, inner] = field.split(".");
+    const holder = inner ? shaped[outer] : shaped;
+    const key = inner ?? outer;
+    if (holder?.[key] !== "") continue;
+    const replaced = { ...holder, [key]: context.emptyTopicDisplayName() };
+    shaped = inner ? { ...shaped, [outer]: replaced } : replaced;
+  }
+  return shaped;
+}

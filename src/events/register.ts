@@ -1,0 +1,102 @@
+import { getRealm } from "../db/realm";
+import { read } from "../db/transaction";
+import { findUserById, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../model/channelSettings";
+import {
+  MAX_MESSAGE_LENGTH,
+  MAX_TOPIC_LENGTH,
+  TYPING_STARTED_EXPIRY_PERIOD_MS,
+  TYPING_STARTED_WAIT_PERIOD_MS,
+  TYPING_STOPPED_WAIT_PERIOD_MS,
+} from "../model/limits";
+import { versionFields } from "../version";
+import { checkNarrow } from "./narrow";
+import { createQueue, longpollTimeoutSeconds } from "./registry";
+import { readCapabilities, type QueueSpec } from "./spec";
+import { buildState, type StateContext } from "./state";
+
+/** POST /register parameters (spec 4.19), as the route's schema decoded them. */
+export interface RegisterParams {
+  apply_markdown?: boolean;
+  client_gravatar?: boolean;
+  include_subscribers?: boolean;
+  slim_presence?: boolean;
+  presence_history_limit_days?: number;
+  event_types?: string[];
+  fetch_event_types?: string[];
+  all_public_streams?: boolean;
+  narrow?: string[][];
+  client_capabilities?: Record<string, unknown>;
+}
+
+const DEFAULT_PRESENCE_HISTORY_DAYS = 14;
+
+function queueSpec(params: RegisterParams, authenticated: boolean): QueueSpec {
+  return {
+    eventTypes: params.event_types ?? null,
+    narrow: checkNarrow(params.narrow ?? []),
+    allPublicStreams: params.all_public_streams ?? false,
+    applyMarkdown: params.apply_markdown ?? false,
+    clientGravatar: params.client_gravatar ?? authenticated,
+    slimPresence: params.slim_presence ?? false,
+    capabilities: readCapabilities(params.client_capabilities),
+  };
+}
+
+function stateContext(params: RegisterParams, spec: QueueSpec): Omit<StateContext, "realm"> {
+  const days = params.presence_history_limit_days ?? DEFAULT_PRESENCE_HISTORY_DAYS;
+  if (!Number.isInteger(days)) throw badRequest("Invalid 'presence_history_limit_days': it must be a whole number of days.");
+  return { spec, includeSubscribers: params.include_subscribers ?? false, presenceHistoryLimitDays: days };
+}
+
+/** Fields register always returns: what other endpoints refer to by name (spec 4.19). */
+function alwaysPresent(emptyTopicDisplayName: string) {
+  return {
+    ...versionFields(),
+    event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(),
+    max_message_length: MAX_MESSAGE_LENGTH,
+    max_topic_length: MAX_TOPIC_LENGTH,
+    max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
+    max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
+    realm_empty_topic_display_name: emptyTopicDisplayName,
+    server_typing_started_wait_period_milliseconds: TYPING_STARTED_WAIT_PERIOD_MS,
+    server_typing_stopped_wait_period_milliseconds: TYPING_STOPPED_WAIT_PERIOD_MS,
+    server_typing_started_expiry_period_milliseconds: TYPING_STARTED_EXPIRY_PERIOD_MS,
+  };
+}
+
+/**
+ * POST /register: a queue and the state it continues from. `user` is null for a spectator,
+ * whom the route admits only when the organization allows public access; a spectator gets
+ * state but no queue.
+ */
+export function register(user: User | null, params: RegisterParams) {
+  if (user === null) {
+    if (params.client_gravatar) throw badRequest("Invalid 'client_gravatar' parameter for anonymous request");
+    if (params.include_subscribers) throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
+  }
+  const spec = queueSpec(params, user !== null);
+  const context = stateContext(params, spec);
+  const fetchEventTypes = params.fetch_event_types ?? params.event_types ?? null;
+  if (user === null) {
+    return read((db) => {
+      const realm = getRealm(db);
+      return { queue_id: null, last_event_id: -1, ...alwaysPresent(realm.settings.empty_topic_display_name), ...buildState(db, { ...context, realm }, fetchEventTypes) };
+    });
+  }
+  // No event may fall between the snapshot and the queue. The queue is created first, as in
+  // the reference, and the state read right after in one read transaction, with no await in
+  // between. write() publishes synchronously right after its COMMIT on this same thread, so
+  // every change is either committed before this read (and in the state, its events having
+  // gone out before the queue existed) or committed after it (and its events in the queue).
+  // Should publishing ever be deferred past COMMIT, creating the queue first still means a
+  // change can only be seen twice (state and event), which clients tolerate, never missed.
+  const queueId = createQueue(user.id, spec);
+  const state = read((db) => {
+    const realm = getRealm(db);
+    const viewer = findUserById(db, user.id) ?? user;
+    return { ...alwaysPresent(realm.settings.empty_topic_display_name), ...buildState(db, { ...context, realm, viewer }, fetchEventTypes) };
+  });
+  return { queue_id: queueId, last_event_id: -1, ...state };
+}

@@ -1,0 +1,60 @@
+import type { Realm } from "../../db/realm";
+import type { Reader } from "../../db/types";
+import type { User } from "../../db/users";
+import type { QueueSpec } from "../spec";
+import { defaultStreamsState, streamState, subscriptionState } from "./channels";
+import { realmBotState } from "./realmBots";
+import { realmState } from "./realm";
+import { realmUserState } from "./realmUsers";
+import { realmUserSettingsDefaultsState } from "./realmUserSettingsDefaults";
+import { userGroupsState } from "./userGroups";
+import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from "./userSettings";
+
+/**
+ * The initial state register returns, one section per fetch_event_types name. A feature adds
+ * its section with a file here and one line in SECTIONS; a section builds everything its
+ * events later keep up to date, and nothing else.
+ */
+
+export interface StateContext {
+  realm: Realm;
+  spec: QueueSpec;
+  includeSubscribers: boolean;
+  presenceHistoryLimitDays: number;
+}
+
+/** A signed-in client's context: `viewer` is read in the same transaction as the state. */
+export interface UserStateContext extends StateContext {
+  viewer: User;
+}
+
+export type Fields = Record<string, unknown>;
+
+type Section =
+  | { spectators: true; build: (db: Reader, context: StateContext) => Fields }
+  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields };
+
+const SECTIONS: Record<string, Section> = {
+  realm: { spectators: true, build: realmState },
+  realm_user: { spectators: false, build: realmUserState },
+  realm_bot: { spectators: false, build: realmBotState },
+  realm_user_groups: { spectators: false, build: userGroupsState },
+  realm_user_settings_defaults: { spectators: false, build: realmUserSettingsDefaultsState },
+  user_settings: { spectators: false, build: userSettingsState },
+  update_display_settings: { spectators: false, build: legacyDisplaySettingsState },
+  update_global_notifications: { spectators: false, build: legacyNotificationSettingsState },
+  subscription: { spectators: false, build: subscriptionState },
+  stream: { spectators: false, build: streamState },
+  default_streams: { spectators: false, build: defaultStreamsState },
+};
+
+/** The sections asked for (null: all); names this server does not know are ignored. */
+export function buildState(db: Reader, context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Fields {
+  const state: Fields = {};
+  for (const [name, section] of Object.entries(SECTIONS)) {
+    if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) continue;
+    if (section.spectators) Object.assign(state, section.build(db, context));
+    else if ("viewer" in context) Object.assign(state, section.build(db, context));
+  }
+  return state;
+}

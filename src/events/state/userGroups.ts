@@ -1,0 +1,8 @@
+import type { Reader } from "../../db/types";
+import { listUserGroupsForApi } from "../../shapes/userGroups";
+import type { UserStateContext } from "./index";
+
+/** realm_user_groups: deactivated groups only for clients with include_deactivated_groups. */
+export function userGroupsState(db: Reader, { spec }: UserStateContext) {
+  return { realm_user_groups: listUserGroupsForApi(db, { includeDeactivated: spec.capabilities.include_deactivated_groups }) };
+}

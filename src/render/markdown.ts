@@ -1,0 +1,81 @@
+/**
+ * Message Markdown → rendered_content, in the HTML shapes Zulip clients style.
+ *
+ * markdown-it does the CommonMark parsing with raw HTML disabled (it is escaped, never passed
+ * through); our plugins add Zulip's syntax. Links are limited to http(s), mailto and in-app
+ * relative targets. Usage: `extractReferences(content)` → fetch those rows → build a
+ * RenderContext → `renderMessage(content, context)`, all before the write transaction.
+ */
+import MarkdownIt from "markdown-it";
+import type { RenderContext } from "./context";
+import { newLinkBudget } from "./linkifiers";
+import { blocksPlugin } from "./plugins/blocks";
+import { channelLinksPlugin } from "./plugins/channelLinks";
+import { emojiPlugin } from "./plugins/emoji";
+import type { RenderEnv } from "./plugins/env";
+import { mentionsPlugin } from "./plugins/mentions";
+import { textPlugin } from "./plugins/text";
+import { createBareUrlDetector, isSafeHref } from "./urls";
+
+export interface RenderResult {
+  html: string;
+  isMeMessage: boolean;
+  /** Users to notify: mentioned outside quotes, not silently, and active. */
+  mentionedUserIds: number[];
+  /** Users mentioned only silently (`@_**Name**`, inside quotes, or deactivated). */
+  silentlyMentionedUserIds: number[];
+  mentionedGroupIds: number[];
+  /** "channel" for the all, everyone, channel and stream wildcards (wins over "topic"). */
+  wildcard: "channel" | "topic" | null;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+}
+
+function createMarkdown() {
+  const md = new MarkdownIt("default", { html: false, linkify: true, breaks: true, typographer: false });
+  // Zulip has no reference links, setext headings or image syntax (images come from links).
+  md.disable(["reference", "lheading", "image"]);
+  md.linkify = createBareUrlDetector({ emails: true });
+  md.validateLink = isSafeHref;
+  md.use(blocksPlugin).use(mentionsPlugin).use(channelLinksPlugin).use(emojiPlugin).use(textPlugin);
+  return md;
+}
+
+const md = createMarkdown();
+
+/** A `/me` message ("/me waves") is shown by clients as an action of its sender. */
+export function isMeMessage(content: string): boolean {
+  return content.startsWith("/me ");
+}
+
+export function renderMessage(content: string, context: RenderContext): RenderResult {
+  const env: RenderEnv = {
+    context,
+    linkBudget: newLinkBudget(),
+    findings: {
+      mentionedUserIds: new Set(),
+      silentlyMentionedUserIds: new Set(),
+      mentionedGroupIds: new Set(),
+      channelWildcard: false,
+      topicWildcard: false,
+      hasLink: false,
+      hasImage: false,
+    },
+  };
+  const html = md.render(content, env).replace(/\n$/, "");
+  const { findings } = env;
+  return {
+    html,
+    isMeMessage: isMeMessage(content),
+    mentionedUserIds: [...findings.mentionedUserIds],
+    silentlyMentionedUserIds: [...findings.silentlyMentionedUserIds].filter(
+      (id) => !findings.mentionedUserIds.has(id),
+    ),
+    mentionedGroupIds: [...findings.mentionedGroupIds],
+    wildcard: findings.channelWildcard ? "channel" : findings.topicWildcard ? "topic" : null,
+    hasLink: findings.hasLink,
+    hasImage: findings.hasImage,
+    hasAttachment: false,
+  };
+}

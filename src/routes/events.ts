@@ -1,0 +1,56 @@
+import { Elysia, t } from "elysia";
+import { database } from "../db/client";
+import { getRealm } from "../db/realm";
+import { authenticate, authentication } from "../http/auth";
+import { success } from "../http/errors";
+import { register } from "../events/register";
+import { deleteQueue, fetchEvents } from "../events/registry";
+
+const EventTypes = t.ArrayString(t.String({ maxLength: 100 }), { maxItems: 500 });
+
+const RegisterParams = t.Object({
+  apply_markdown: t.Optional(t.BooleanString()),
+  client_gravatar: t.Optional(t.BooleanString()),
+  include_subscribers: t.Optional(t.BooleanString()),
+  slim_presence: t.Optional(t.BooleanString()),
+  presence_history_limit_days: t.Optional(t.Numeric({ minimum: 0, maximum: 100_000 })),
+  event_types: t.Optional(EventTypes),
+  fetch_event_types: t.Optional(EventTypes),
+  all_public_streams: t.Optional(t.BooleanString()),
+  narrow: t.Optional(t.ArrayString(t.Array(t.String({ maxLength: 1000 }), { minItems: 2, maxItems: 2 }), { maxItems: 50 })),
+  client_capabilities: t.Optional(t.ObjectString({}, { additionalProperties: t.Boolean(), maxProperties: 50 })),
+});
+
+const QueueId = t.String({ minLength: 1, maxLength: 100 });
+
+/**
+ * Whoever sends credentials must have good ones; without any, register is open only when the
+ * organization allows public access (spec 5.2), and otherwise refused as unauthenticated.
+ */
+function callerOrSpectator(authorization: string | undefined) {
+  if (authorization === undefined && getRealm(database()).settings.enable_spectator_access) return null;
+  return authenticate(authorization);
+}
+
+export const eventRoutes = new Elysia()
+  .use(authentication)
+  .post("/register", ({ headers, body }) => success(register(callerOrSpectator(headers.authorization), body)), { body: RegisterParams })
+  .get(
+    "/events",
+    async ({ user, query, request }) => {
+      const events = await fetchEvents(query.queue_id, user.id, { lastEventId: query.last_event_id, dontBlock: query.dont_block ?? false, signal: request.signal });
+      return success({ events, queue_id: query.queue_id });
+    },
+    {
+      auth: true,
+      query: t.Object({ queue_id: QueueId, last_event_id: t.Optional(t.Numeric({ minimum: -1 })), dont_block: t.Optional(t.BooleanString()) }),
+    },
+  )
+  .delete(
+    "/events",
+    ({ user, body }) => {
+      deleteQueue(body.queue_id, user.id);
+      return success();
+    },
+    { auth: true, body: t.Object({ queue_id: QueueId }) },
+  );

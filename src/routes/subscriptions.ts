@@ -1,0 +1,125 @@
+import { Elysia, type TSchema, t } from "elysia";
+import { subscribeUsers } from "../actions/subscribe";
+import { updateSubscriptionProperties } from "../actions/subscriptionProperties";
+import { unsubscribeUsers } from "../actions/unsubscribe";
+import { read } from "../db/transaction";
+import { listSubscriptions } from "../events/state/channels";
+import { authentication } from "../http/auth";
+import { badRequest, success } from "../http/errors";
+import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../model/channelSettings";
+import type { GroupSettingValue } from "../model/groupSetting";
+
+const AnonymousValue = { direct_members: t.Array(t.Integer()), direct_subgroups: t.Array(t.Integer()) };
+/** A group-setting value sent on its own: an integer, or a JSON object (spec convention 7). */
+export const GroupSettingParam = t.Union([t.Numeric({ multipleOf: 1 }), t.ObjectString(AnonymousValue)]);
+/** A group-setting value inside a JSON parameter, such as {new, old}. */
+export const GroupSettingJson = t.Union([t.Integer(), t.Object(AnonymousValue)]);
+
+/** "unlimited", "realm_default" or a number of days, plain or JSON-encoded. */
+export const RetentionParam = t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })]);
+export function retentionValue(raw: string | number): string | number {
+  if (typeof raw === "number" || !raw.startsWith('"')) return raw;
+  try {
+    const decoded: unknown = JSON.parse(raw);
+    return typeof decoded === "string" ? decoded : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * principals: a JSON list of user IDs or of e-mail addresses, not a mix. Parsed here because
+ * a schema union of the two list forms does not decode the string form.
+ */
+export const PrincipalsParam = t.String({ maxLength: 5_000_000 });
+export function principalsValue(raw: string | undefined): number[] | string[] | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest("Argument 'principals' is not valid JSON.", { var_name: "principals" });
+  }
+  const isIds = Array.isArray(value) && value.every((item) => Number.isSafeInteger(item));
+  const isEmails = Array.isArray(value) && value.every((item) => typeof item === "string" && item.length <= 254);
+  if (!isIds && !isEmails) throw badRequest("'principals' must be a list of user IDs or a list of e-mail addresses", { var_name: "principals" });
+  return value as number[] | string[];
+}
+
+/** One optional parameter per channel group-setting, all of the same schema. */
+export const channelGroupSettingParams = <T extends TSchema>(schema: T) => ({
+  can_add_subscribers_group: t.Optional(schema),
+  can_remove_subscribers_group: t.Optional(schema),
+  can_administer_channel_group: t.Optional(schema),
+  can_send_message_group: t.Optional(schema),
+  can_subscribe_group: t.Optional(schema),
+});
+
+export const subscriptionRoutes = new Elysia()
+  .use(authentication)
+  .get(
+    "/users/me/subscriptions",
+    ({ user, query }) => success({ subscriptions: read((db) => listSubscriptions(db, user, { includeSubscribers: query.include_subscribers ?? false })) }),
+    { auth: true, query: t.Object({ include_subscribers: t.Optional(t.BooleanString()) }) },
+  )
+  .post(
+    "/users/me/subscriptions",
+    ({ user, body }) => {
+      const groupSettings: Partial<Record<ChannelGroupSettingName, GroupSettingValue>> = {};
+      for (const name of CHANNEL_GROUP_SETTING_NAMES) if (body[name] !== undefined) groupSettings[name] = body[name];
+      return success(
+        subscribeUsers(user, {
+          subscriptions: body.subscriptions,
+          principals: principalsValue(body.principals),
+          authorizationErrorsFatal: body.authorization_errors_fatal ?? true,
+          announce: body.announce ?? false,
+          inviteOnly: body.invite_only ?? false,
+          isWebPublic: body.is_web_public ?? false,
+          isDefaultStream: body.is_default_stream ?? false,
+          historyPublicToSubscribers: body.history_public_to_subscribers,
+          messageRetentionDays: retentionValue(body.message_retention_days ?? "realm_default"),
+          groupSettings,
+        }),
+      );
+    },
+    {
+      auth: true,
+      body: t.Object({
+        subscriptions: t.ArrayString(
+          t.Object({ name: t.String({ maxLength: 1000 }), description: t.Optional(t.String({ maxLength: 100_000 })), color: t.Optional(t.String({ maxLength: 100 })) }),
+        ),
+        principals: t.Optional(PrincipalsParam),
+        authorization_errors_fatal: t.Optional(t.BooleanString()),
+        announce: t.Optional(t.BooleanString()),
+        invite_only: t.Optional(t.BooleanString()),
+        is_web_public: t.Optional(t.BooleanString()),
+        is_default_stream: t.Optional(t.BooleanString()),
+        history_public_to_subscribers: t.Optional(t.BooleanString()),
+        message_retention_days: t.Optional(RetentionParam),
+        ...channelGroupSettingParams(GroupSettingParam),
+      }),
+    },
+  )
+  .delete(
+    "/users/me/subscriptions",
+    ({ user, body }) => success(unsubscribeUsers(user, body.subscriptions, principalsValue(body.principals))),
+    {
+      auth: true,
+      body: t.Object({ subscriptions: t.ArrayString(t.String({ maxLength: 1000 })), principals: t.Optional(PrincipalsParam) }),
+    },
+  )
+  .post(
+    "/users/me/subscriptions/properties",
+    ({ user, body }) => {
+      updateSubscriptionProperties(user, body.subscription_data);
+      return success();
+    },
+    {
+      auth: true,
+      body: t.Object({
+        subscription_data: t.ArrayString(
+          t.Object({ stream_id: t.Integer(), property: t.String({ maxLength: 100 }), value: t.Union([t.Boolean(), t.String({ maxLength: 100 })]) }),
+        ),
+      }),
+    },
+  );

@@ -1,0 +1,84 @@
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import { groupSettingApiValues, type ApiGroupSettingValue } from "../access/groupSettings";
+import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
+import type { Reader } from "../db/types";
+import { users } from "../db/users";
+
+/** A user group as the API shows it (reference: components/schemas/UserGroup). */
+export interface ApiUserGroup {
+  id: number;
+  name: string;
+  description: string;
+  date_created: number | null;
+  creator_id: number | null;
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  deactivated: boolean;
+  can_add_members_group: ApiGroupSettingValue;
+  can_join_group: ApiGroupSettingValue;
+  can_leave_group: ApiGroupSettingValue;
+  can_manage_group: ApiGroupSettingValue;
+  can_mention_group: ApiGroupSettingValue;
+  can_remove_members_group: ApiGroupSettingValue;
+}
+
+const SETTING_COLUMNS = {
+  can_add_members_group: "canAddMembersGroup",
+  can_join_group: "canJoinGroup",
+  can_leave_group: "canLeaveGroup",
+  can_manage_group: "canManageGroup",
+  can_mention_group: "canMentionGroup",
+  can_remove_members_group: "canRemoveMembersGroup",
+} as const satisfies Record<string, keyof UserGroup>;
+
+function groupBy<T>(rows: T[], key: (row: T) => number, value: (row: T) => number): Map<number, number[]> {
+  const grouped = new Map<number, number[]>();
+  for (const row of rows) grouped.set(key(row), [...(grouped.get(key(row)) ?? []), value(row)]);
+  return grouped;
+}
+
+/**
+ * Named groups (system and user-made) in the API shape, in ID order; members are the direct,
+ * active members. Unnamed groups are values of settings, never listed.
+ */
+export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): ApiUserGroup[] {
+  const conditions = [isNotNull(userGroups.name)];
+  if (!options.includeDeactivated) conditions.push(eq(userGroups.deactivated, false));
+  if (options.ids) conditions.push(inArray(userGroups.id, options.ids));
+  const groups = db.select().from(userGroups).where(and(...conditions)).orderBy(asc(userGroups.id)).all();
+  if (groups.length === 0) return [];
+  const groupIds = groups.map((group) => group.id);
+  const members = groupBy(
+    db
+      .select({ groupId: userGroupMembers.groupId, userId: userGroupMembers.userId })
+      .from(userGroupMembers)
+      .innerJoin(users, eq(users.id, userGroupMembers.userId))
+      .where(and(inArray(userGroupMembers.groupId, groupIds), eq(users.isActive, true)))
+      .orderBy(userGroupMembers.userId)
+      .all(),
+    (row) => row.groupId,
+    (row) => row.userId,
+  );
+  const subgroups = groupBy(
+    db.select().from(userGroupSubgroups).where(inArray(userGroupSubgroups.groupId, groupIds)).orderBy(userGroupSubgroups.subgroupId).all(),
+    (row) => row.groupId,
+    (row) => row.subgroupId,
+  );
+  const settingIds = groups.flatMap((group) => Object.values(SETTING_COLUMNS).map((column) => group[column])).filter((id): id is number => id !== null);
+  const values = groupSettingApiValues(db, settingIds);
+  return groups.map((group) => ({
+    id: group.id,
+    name: group.name as string,
+    description: group.description,
+    date_created: group.dateCreated,
+    creator_id: group.creatorId,
+    members: members.get(group.id) ?? [],
+    direct_subgroup_ids: subgroups.get(group.id) ?? [],
+    is_system_group: group.isSystemGroup,
+    deactivated: group.deactivated,
+    ...(Object.fromEntries(
+      Object.entries(SETTING_COLUMNS).map(([name, column]) => [name, group[column] === null ? null : values.get(group[column] as number)]),
+    ) as Pick<ApiUserGroup, keyof typeof SETTING_COLUMNS>),
+  }));
+}

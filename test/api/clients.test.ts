@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ApiClient } from "../helpers/client";
+import { OWNER, createPerson, login, ok, startInitializedServer, type Person } from "../helpers/seed";
+import type { TestServer } from "../helpers/server";
+
+/** Existing Zulip clients, unmodified, against Parley. */
+
+const SESSION_SCRIPT = join(import.meta.dir, "zulip-js-session.mjs");
+const NODE = Bun.which("node");
+
+let server: TestServer;
+let anon: ApiClient;
+let owner: Person;
+let member: Person;
+let scratch: string;
+
+beforeAll(async () => {
+  if (!NODE) throw new Error("These tests run zulip-js under Node, and no `node` is on the PATH.");
+  server = await startInitializedServer();
+  anon = new ApiClient(server.url);
+  owner = await login(anon, OWNER.email, OWNER.password);
+  member = await createPerson(owner, anon, "Mel Member");
+  scratch = mkdtempSync(join(tmpdir(), "parley-clients-"));
+});
+afterAll(async () => {
+  await server.dispose();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface ZulipJsCall {
+  call: string;
+  args?: unknown[];
+}
+
+/** One zulip-js session: its config, then each call in turn; returns the API key it used and each answer. */
+async function zulipJs(config: Record<string, string>, calls: ZulipJsCall[]): Promise<{ apiKey: string; results: any[] }> {
+  const child = Bun.spawn([NODE!, SESSION_SCRIPT, JSON.stringify({ config, calls })], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (exitCode !== 0) throw new Error(`zulip-js session failed (exit ${exitCode}):\n${stderr}`);
+  return JSON.parse(stdout);
+}
+
+const asOwner = () => ({ username: owner.email, apiKey: owner.apiKey, realm: server.url });
+
+describe("zulip-js (multipart POST bodies, query strings for everything else)", () => {
+  test("logs in with e-mail and password, then reads its own profile", async () => {
+    const session = await zulipJs({ username: OWNER.email, password: OWNER.password, realm: server.url }, [{ call: "users.me.getProfile" }]);
+    expect(session.apiKey).toBe(owner.apiKey);
+    expect(session.results[0]).toMatchObject({ result: "success", user_id: owner.id, email: OWNER.email, role: 100 });
+  });
+
+  test("reads the server settings", async () => {
+    const { results } = await zulipJs(asOwner(), [{ call: "server.settings" }]);
+    expect(results[0]).toMatchObject({ result: "success", zulip_version: expect.any(String), zulip_feature_level: expect.any(Number) });
+  });
+
+  test("creates a user, lists users, and renames one", async () => {
+    const { results } = await zulipJs(asOwner(), [
+      { call: "users.create", args: [{ email: "zoe@example.com", password: "zoe-password", full_name: "Zoe [zulip-js]" }] },
+      { call: "users.retrieve", args: [{ client_gravatar: true }] },
+      { call: "callEndpoint", args: [`/users/${member.id}`, "PATCH", { full_name: "Mel Renamed" }] },
+    ]);
+    const [created, listed, renamed] = results;
+    // Not toMatchObject with expect.any: Bun's overwrites the matched value (oven-sh/bun#3521).
+    expect(created).toEqual({ result: "success", msg: "", user_id: expect.any(Number) });
+    expect(listed.result).toBe("success");
+    expect(listed.members.map((person: { email: string }) => person.email)).toContain("zoe@example.com");
+    expect(renamed).toEqual({ result: "success", msg: "" });
+    expect(ok(await owner.api.get(`/users/${created.user_id}`)).user.full_name).toBe("Zoe [zulip-js]");
+    expect(ok(await owner.api.get(`/users/${member.id}`)).user.full_name).toBe("Mel Renamed");
+    await login(anon, "zoe@example.com", "zoe-password");
+  });
+
+  test("gets errors as JSON it can read, never a page it cannot", async () => {
+    const wrongKey = await zulipJs({ ...asOwner(), apiKey: "not-the-key" }, [{ call: "users.me.getProfile" }]);
+    expect(wrongKey.results[0]).toMatchObject({ result: "error", code: "INVALID_API_KEY" });
+    const { results } = await zulipJs(asOwner(), [
+      { call: "callEndpoint", args: ["/no_such_endpoint", "GET", {}] },
+      { call: "users.create", args: [{ email: "no-name@example.com", password: "pw-pw-pw" }] },
+    ]);
+    expect(results[0]).toMatchObject({ result: "error", code: "NOT_FOUND" });
+    expect(results[1]).toMatchObject({ result: "error", code: "BAD_REQUEST", var_name: "full_name" });
+  });
+
+  test("runs from the zuliprc Parley hands a bot's owner", async () => {
+    const bot = ok(await member.api.post("/bots", { full_name: "Zulip JS Bot", short_name: "zulipjs" }));
+    const response = await fetch(`${server.url}/api/v1/bots/${bot.user_id}/zuliprc`, { headers: { authorization: `Basic ${btoa(`${member.email}:${member.apiKey}`)}` } });
+    expect(response.status).toBe(200);
+    // The file names the organization's public URL; this test server listens elsewhere.
+    const zuliprc = (await response.text()).replace(/^site=.*$/m, `site=${server.url}`);
+    const path = join(scratch, "zuliprc");
+    writeFileSync(path, zuliprc);
+    const { results } = await zulipJs({ zuliprc: path }, [{ call: "users.me.getProfile" }]);
+    expect(results[0]).toMatchObject({ result: "success", user_id: bot.user_id, is_bot: true });
+  });
+});
+
+describe("python-zulip-api habits, reproduced by hand", () => {
+  const PYTHON_AGENT = { "user-agent": "ZulipPython/0.9.0 (Linux; Debian 12)" };
+
+  test("GET /server_settings answers without credentials and carries zulip_version", async () => {
+    const response = await fetch(`${server.url}/api/v1/server_settings`, { headers: PYTHON_AGENT });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: "success", zulip_version: expect.any(String), zulip_feature_level: expect.any(Number) });
+  });
+
+  test("a request as it builds one: json.dumps'd values, the path parameter repeated in the body", async () => {
+    // python-zulip-api json.dumps every non-string value: True becomes "true", lists "[1, 2]".
+    const listed = await fetch(`${server.url}/api/v1/users?client_gravatar=true`, { headers: { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}` } });
+    expect(listed.status).toBe(200);
+    const response = await fetch(`${server.url}/api/v1/users/${member.id}`, {
+      method: "PATCH",
+      headers: { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ user_id: String(member.id), full_name: "Mel Pythonic" }),
+    });
+    expect(await response.json()).toEqual({ result: "success", msg: "" });
+    expect(ok(await owner.api.get(`/users/${member.id}`)).user.full_name).toBe("Mel Pythonic");
+  });
+
+  test("client mistakes are 4xx, never 5xx (it retries a 5xx ten times)", async () => {
+    const basic = (credentials: string) => ({ authorization: `Basic ${btoa(credentials)}` });
+    const ownerAuth = basic(`${owner.email}:${owner.apiKey}`);
+    const form = { ...ownerAuth, "content-type": "application/x-www-form-urlencoded" };
+    const mistakes: [string, string, RequestInit][] = [
+      ["no credentials", "/users/me", {}],
+      ["wrong key", "/users/me", { headers: basic(`${owner.email}:wrong`) }],
+      ["unknown e-mail", "/users/me", { headers: basic("nobody@example.com:key") }],
+      ["not Basic", "/users/me", { headers: { authorization: "Bearer abc" } }],
+      ["garbage Basic", "/users/me", { headers: { authorization: "Basic %%%" } }],
+      ["unknown endpoint", "/no_such_endpoint", { headers: ownerAuth }],
+      ["wrong method", "/users/me", { method: "PUT", headers: ownerAuth }],
+      ["wrong type", `/users/${member.id}`, { method: "PATCH", headers: form, body: "role=admin" }],
+      ["unknown role", `/users/${member.id}`, { method: "PATCH", headers: form, body: "role=12345" }],
+      ["unknown user", "/users/987654", { method: "PATCH", headers: form, body: "full_name=Ghost" }],
+      ["id not a number", "/users/abc", { method: "PATCH", headers: form, body: "full_name=Ghost" }],
+      ["missing parameter", "/users", { method: "POST", headers: form, body: "email=a%40example.com" }],
+      ["taken e-mail", "/users", { method: "POST", headers: form, body: `email=${encodeURIComponent(member.email)}&password=pw-pw-pw&full_name=Twin` }],
+      ["huge parameter", "/users", { method: "POST", headers: form, body: `email=b%40example.com&password=pw&full_name=${"x".repeat(200_000)}` }],
+      ["broken JSON body", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "application/json" }, body: "{" }],
+      ["broken multipart", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "multipart/form-data; boundary=x" }, body: "garbage" }],
+      ["text body", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "text/plain" }, body: "email=c@example.com" }],
+      ["bad login", "/fetch_api_key", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `username=${encodeURIComponent(OWNER.email)}&password=wrong` }],
+    ];
+    for (const [mistake, path, init] of mistakes) {
+      const response = await fetch(`${server.url}/api/v1${path}`, init);
+      const body = await response.json();
+      expect({ mistake, is4xx: response.status >= 400 && response.status < 500, result: body.result }).toEqual({ mistake, is4xx: true, result: "error" });
+    }
+  });
+});

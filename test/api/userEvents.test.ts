@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { addBot } from "../../src/actions/bots";
+import { addAccount, applyUserChanges } from "../../src/actions/users";
+import { database } from "../../src/db/client";
+import { systemGroupsByName } from "../../src/db/groups";
+import { getRealm, realms } from "../../src/db/realm";
+import type { User } from "../../src/db/users";
+import type { RealmUserAddEvent } from "../../src/events/kinds/users";
+import { captureEvents, inProcessOrg, type InProcessOrg } from "../helpers/inProcess";
+
+/*
+ * Who hears of user and bot changes, checked on the events the actions emit (in this process,
+ * on its own database), including who must NOT hear of them.
+ */
+
+let local: InProcessOrg;
+/** Each group of tests gets a fresh organization: the tests deactivate and change people. */
+function freshOrganizationPerGroup() {
+  beforeAll(async () => {
+    local = await inProcessOrg();
+  });
+  afterAll(() => local.dispose());
+}
+
+const ids = (...users: User[]) => users.map((user) => user.id).sort((a, b) => a - b);
+
+describe("user events", () => {
+  freshOrganizationPerGroup();
+
+  test("a rename tells every active user, one property per event, and a deactivated user nothing", () => {
+    local.deactivate(local.member2);
+    const { emitted } = captureEvents((tx) => applyUserChanges(tx, local.admin, local.member.id, { fullName: "Mel Renamed", role: 300 }));
+    const audience = ids(local.owner, local.admin, local.moderator, local.member, local.guest, local.notificationBot);
+    expect(emitted).toEqual([
+      { event: { type: "realm_user", op: "update", person: { user_id: local.member.id, full_name: "Mel Renamed" } }, userIds: audience },
+      { event: { type: "realm_user", op: "update", person: { user_id: local.member.id, role: 300 } }, userIds: audience },
+    ]);
+  });
+
+  test("a new account is announced to everyone, its real address only to those allowed to see it", () => {
+    const realm = getRealm(database());
+    database()
+      .update(realms)
+      .set({ userSettingsDefaults: { ...realm.userSettingsDefaults, email_address_visibility: 3 } })
+      .run();
+    const { result: created, emitted } = captureEvents((tx) => addAccount(tx, { email: "private.new@example.com", fullName: "Private New", role: 400, passwordHash: null }));
+    expect(emitted.map(({ event, userIds }) => ({ person: (event as RealmUserAddEvent).person, userIds }))).toEqual([
+      { person: expect.objectContaining({ user_id: created.id, email: "private.new@example.com", delivery_email: "private.new@example.com" }), userIds: ids(local.owner, local.admin, created) },
+      {
+        person: expect.objectContaining({ user_id: created.id, email: `user${created.id}@localhost`, delivery_email: null }),
+        userIds: ids(local.moderator, local.reload(local.member), local.guest, local.notificationBot),
+      },
+    ]);
+    expect(emitted.every(({ event }) => event.type === "realm_user" && event.op === "add")).toBe(true);
+  });
+
+  test("a guest who may not see everyone gets a placeholder for a new user, and no news of its renames", () => {
+    const realm = getRealm(database());
+    const setAccessGroup = (name: string) =>
+      database()
+        .update(realms)
+        .set({ settings: { ...realm.settings, can_access_all_users_group: systemGroupsByName(database()).get(name)!.id } })
+        .run();
+    setAccessGroup("role:members");
+    try {
+      const { result: created, emitted } = captureEvents((tx) => addAccount(tx, { email: "hidden.new@example.com", fullName: "Hidden New", role: 400, passwordHash: null }));
+      expect(emitted.filter(({ userIds }) => userIds.includes(local.guest.id))).toEqual([
+        { event: { type: "realm_user", op: "add", person: expect.objectContaining({ user_id: created.id, full_name: "Unknown user", delivery_email: null }), inaccessible_user: true }, userIds: [local.guest.id] },
+      ]);
+      const renamed = captureEvents((tx) => applyUserChanges(tx, local.admin, created.id, { fullName: "Hidden Renamed" })).emitted;
+      expect(renamed).toHaveLength(1);
+      expect(renamed[0].userIds).toContain(local.moderator.id);
+      expect(renamed[0].userIds).not.toContain(local.guest.id);
+    } finally {
+      setAccessGroup("role:everyone");
+    }
+  });
+
+  test("an unchanged value and a refused change emit nothing", () => {
+    const current: User = local.reload(local.member);
+    expect(captureEvents((tx) => applyUserChanges(tx, local.admin, current.id, { fullName: current.fullName, role: current.role })).emitted).toEqual([]);
+    expect(() => captureEvents((tx) => applyUserChanges(tx, local.moderator, current.id, { fullName: "Not Allowed" }))).toThrow("Only organization administrators");
+    expect(local.reload(local.member).fullName).toBe(current.fullName);
+  });
+});
+
+describe("bot events", () => {
+  freshOrganizationPerGroup();
+
+  test("a new bot is announced to everyone, its details and key only to its owner and the administrators", () => {
+    const { result: bot, emitted } = captureEvents((tx) => addBot(tx, local.member, { fullName: "Event Bot", shortName: "event", botType: 3, payloadUrl: "https://example.com/hook", interfaceType: 1 }));
+    expect(emitted.map(({ event, userIds }) => [event.type, "op" in event ? event.op : null, userIds])).toEqual([
+      ["realm_user", "add", [...ids(local.owner, local.admin, local.moderator, local.member, local.member2, local.guest, local.notificationBot), bot.user_id].sort((a, b) => a - b)],
+      ["realm_bot", "add", ids(local.owner, local.admin, local.member)],
+    ]);
+    expect(emitted[1].event).toEqual({ type: "realm_bot", op: "add", bot });
+    expect(bot).toMatchObject({ email: "event-bot@localhost", owner_id: local.member.id, is_active: true, services: [{ base_url: "https://example.com/hook", interface: 1, token: expect.any(String) }] });
+  });
+
+  test("a deactivated administrator is not told", () => {
+    local.deactivate(local.admin);
+    const { emitted } = captureEvents((tx) => addBot(tx, local.member2, { fullName: "Quiet Bot", shortName: "quiet", botType: 1, interfaceType: 1 }));
+    expect(emitted.find(({ event }) => event.type === "realm_bot")!.userIds).toEqual(ids(local.owner, local.member2));
+  });
+
+  test("renaming a bot tells everyone the name, and its owner and administrators the bot change", () => {
+    const { result: bot } = captureEvents((tx) => addBot(tx, local.member, { fullName: "Old Name Bot", shortName: "renamed", botType: 1, interfaceType: 1 }));
+    const { emitted } = captureEvents((tx) => applyUserChanges(tx, local.owner, bot.user_id, { fullName: "New Name Bot" }));
+    expect(emitted).toEqual([
+      { event: { type: "realm_user", op: "update", person: { user_id: bot.user_id, full_name: "New Name Bot" } }, userIds: expect.arrayContaining(ids(local.moderator, local.member2, local.guest)) },
+      { event: { type: "realm_bot", op: "update", bot: { user_id: bot.user_id, full_name: "New Name Bot" } }, userIds: ids(local.owner, local.member) },
+    ]);
+  });
+});

@@ -1,0 +1,14 @@
+import { startInitializedServer, login, OWNER, ok, createPerson } from "./helpers/seed";
+import { ApiClient } from "./helpers/client";
+const server = await startInitializedServer();
+const anon = new ApiClient(server.url);
+const owner = await login(anon, OWNER.email, OWNER.password);
+const member = await createPerson(owner, anon, "Mel Member");
+const run = (config: any, calls: any[]) => { const r = Bun.spawnSync(["node", "test/api/zulip-js-session.mjs", JSON.stringify({ config, calls })]); return r.stdout.toString().slice(0, 200) + r.stderr.toString(); };
+const cfg = { username: owner.email, apiKey: owner.apiKey, realm: server.url };
+console.log(run({ username: OWNER.email, password: OWNER.password, realm: server.url }, [{ call: "users.me.getProfile" }]));
+console.log(run(cfg, [{ call: "server.settings" }]));
+console.log(run(cfg, [{ call: "users.create", args: [{ email: "zoe@example.com", password: "zoe-password", full_name: "Zoe [zulip-js]" }] }]));
+await Bun.sleep(100);
+console.log(server.output);
+await server.dispose();
