@@ -4,33 +4,47 @@ import { DataDirError } from "./db/client";
 import { NewerDatabaseError } from "./db/migrate";
 import { runInit } from "./cli/init";
 import { runServe } from "./cli/serve";
-import { UsageError } from "./cli/errors";
-import { INIT_USAGE, MAIN_USAGE, SERVE_USAGE } from "./cli/usage";
+import { CommandError, UsageError } from "./cli/errors";
+import { MAIN_USAGE, usageOf } from "./cli/usage";
 import { log } from "./log";
 import { SERVER_VERSION } from "./version";
 
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit };
+
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case undefined:
-    case "serve":
-      return runServe(rest);
-    case "init":
-      return runInit(rest);
-    case "version":
-    case "--version":
-      console.log(SERVER_VERSION);
-      return 0;
-    case "help":
-    case "--help":
-    case "-h":
-      console.log(rest[0] === "serve" ? SERVE_USAGE : rest[0] === "init" ? INIT_USAGE : MAIN_USAGE);
-      return 0;
-    default:
-      if (command.startsWith("-")) return runServe(argv);
-      throw new UsageError(`Unknown command '${command}'.\n\n${MAIN_USAGE}`);
+  const [first, ...rest] = argv;
+  if (first === "help" || first === "--help" || first === "-h") return help(rest[0]);
+  if (first === "version" || first === "--version") return version();
+  // Plain `parley` (or `parley --port 9000`) runs the server.
+  const [command, args] = first === undefined || first.startsWith("-") ? ["serve", argv] : [first, rest];
+  const run = COMMANDS[command];
+  if (!run) throw new UsageError(`Unknown command '${command}'.\n\n${MAIN_USAGE}`);
+  try {
+    return await run(args);
+  } catch (error) {
+    // node:util parseArgs reports unknown or malformed options with these codes.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+      throw new UsageError(`${(error as Error).message}\nRun 'parley ${command} --help' for the options.`);
+    }
+    throw error;
   }
 }
+
+function help(command: string | undefined): number {
+  const text = command === undefined ? MAIN_USAGE : usageOf(command);
+  if (text === undefined) throw new UsageError(`Unknown command '${command}'.\n\n${MAIN_USAGE}`);
+  console.log(text);
+  return 0;
+}
+
+function version(): number {
+  console.log(SERVER_VERSION);
+  return 0;
+}
+
+/** Errors whose message says all an operator needs; anything else is a bug and shows its stack. */
+const EXPLAINED = [UsageError, CommandError, ConfigError, DataDirError, NewerDatabaseError];
 
 try {
   const code = await main(process.argv.slice(2));
@@ -38,12 +52,9 @@ try {
   process.exit(code);
 } catch (error) {
   log.flush();
-  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirError || error instanceof NewerDatabaseError;
-  // parseArgs reports unknown or malformed options with these codes.
-  const badOption = typeof (error as { code?: string }).code === "string" && (error as { code: string }).code.startsWith("ERR_PARSE_ARGS");
-  if (known || badOption) {
+  if (EXPLAINED.some((kind) => error instanceof kind)) {
     console.error(`parley: ${(error as Error).message}`);
-    process.exit(badOption || error instanceof UsageError ? 2 : 1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   }
   console.error(`parley: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
   process.exit(1);

@@ -1,18 +1,40 @@
+import { loadConfig } from "../config";
 import { database } from "../db/client";
-import { findUserByEmail } from "../db/users";
+import { findRealm } from "../db/realm";
+import { findUserByEmail, normalizeEmail, type User } from "../db/users";
 import { ApiError } from "../http/errors";
+import { FailureLimiter } from "../http/rateLimit";
 
-/** POST /fetch_api_key: trades an e-mail and password for the account's API key. */
-export async function fetchApiKey(username: string, password: string, _address: string) {
+let limiter: FailureLimiter | null = null;
+
+/** Shared by the API and the sign-in page, so switching between them buys no extra guesses. */
+function loginLimiter(): FailureLimiter {
+  if (!limiter) {
+    const config = loadConfig();
+    limiter = new FailureLimiter(config.loginFailureLimit, config.loginFailureWindowSeconds * 1000);
+  }
+  return limiter;
+}
+
+/**
+ * The account an e-mail and password belong to (POST /fetch_api_key and the sign-in page).
+ * Failures are counted per account and per client address; once either has too many, every
+ * attempt is refused until the window moves on, even one with the right password.
+ */
+export async function logIn(username: string, password: string, address: string): Promise<User> {
+  const keys = [`account:${normalizeEmail(username)}`, `address:${address}`];
+  loginLimiter().check(keys);
   const user = findUserByEmail(database(), username);
   // Verify against a real hash even for unknown users, so timing does not reveal accounts.
-  const hash = user?.passwordHash ?? (await decoyHash());
-  const valid = await Bun.password.verify(password, hash);
+  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !user.passwordHash || !valid) {
-    throw new ApiError("UNAUTHORIZED", "Your username or password is incorrect", {}, { status: 401 });
+    loginLimiter().recordFailure(keys);
+    throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
   }
+  // Only someone who knows the password learns that the account or organization is closed.
+  if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
-  return { api_key: user.apiKey, email: user.email, user_id: user.id };
+  return user;
 }
 
 let decoy: Promise<string> | null = null;

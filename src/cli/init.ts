@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { OrganizationExistsError, createOrganization } from "../actions/organization";
+import { OrganizationExistsError, createOrganization, isSetUp } from "../actions/organization";
 import { closeDatabase, openDatabase } from "../db/client";
 import { ApiError } from "../http/errors";
 import { loadConfig } from "../config";
 import { INIT_USAGE } from "./usage";
-import { UsageError } from "./errors";
+import { CommandError, UsageError } from "./errors";
 
 export async function runInit(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -26,11 +26,14 @@ export async function runInit(args: string[]): Promise<number> {
     return 0;
   }
   for (const required of ["org-name", "email", "password"] as const) {
-    if (!values[required]) throw new UsageError(`--${required} is required.\n\n${INIT_USAGE}`);
+    if (!values[required]) throw new UsageError(`--${required} is required.\nRun 'parley init --help' for the options.`);
   }
   const config = loadConfig({ dataDir: values["data-dir"] });
+  const refusal = `${config.dataDir} already holds an organization; nothing was changed.`;
   openDatabase(config.dataDir);
   try {
+    // Checked before the inputs, so re-running a setup script says what actually happened.
+    if (isSetUp()) throw new CommandError(refusal);
     const email = values.email!;
     const owner = await createOrganization({
       name: values["org-name"]!,
@@ -40,16 +43,12 @@ export async function runInit(args: string[]): Promise<number> {
       ownerFullName: values["full-name"] ?? email.split("@")[0],
     });
     console.log(`Created organization '${values["org-name"]}' in ${config.dataDir} with owner ${owner.email} (user id ${owner.id}).`);
+    console.log(`Start the server with: parley serve --data-dir ${config.dataDir}`);
     return 0;
   } catch (error) {
-    if (error instanceof OrganizationExistsError) {
-      console.error(`parley init: ${config.dataDir} already holds an organization; nothing was changed.`);
-      return 1;
-    }
-    if (error instanceof ApiError) {
-      console.error(`parley init: ${error.message}`);
-      return 1;
-    }
+    if (error instanceof OrganizationExistsError) throw new CommandError(refusal);
+    // The organization's inputs were refused (short password, bad e-mail): an option's value is wrong.
+    if (error instanceof ApiError) throw new UsageError(error.message);
     throw error;
   } finally {
     closeDatabase();

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { isSetUp } from "../actions/organization";
 import { createApp } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
@@ -6,12 +7,15 @@ import { startEventQueues, stopEventQueues } from "../events/registry";
 import { log } from "../log";
 import { SERVER_VERSION } from "../version";
 import { SERVE_USAGE } from "./usage";
-import { UsageError } from "./errors";
+import { CommandError, UsageError } from "./errors";
 
 // Long-polls wait up to the heartbeat interval and clients up to 90 s; Bun's default idle
 // timeout of 10 s would cut them off. Bun allows at most 255 s.
 const IDLE_TIMEOUT_SECONDS = 120;
 const idleTimeoutFor = (heartbeatSeconds: number) => Math.min(255, Math.max(IDLE_TIMEOUT_SECONDS, Math.ceil(heartbeatSeconds) + 30));
+
+/** An IPv6 address needs brackets inside a URL. */
+const urlHost = (host: string) => (host.includes(":") ? `[${host}]` : host);
 
 export async function runServe(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -40,20 +44,24 @@ export async function runServe(args: string[]): Promise<number> {
 
   const app = createApp();
   try {
-    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: 32 * 1024 * 1024 });
+    // Elysia asks for SO_REUSEPORT by default, which would let a second Parley share the port
+    // (and split the traffic) instead of failing to start.
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: 32 * 1024 * 1024, reusePort: false, development: false });
   } catch (error) {
     closeDatabase();
     const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE") throw new UsageError(`Port ${config.port} on ${config.host} is already in use; choose another with --port.`);
-    if (code === "EACCES") throw new UsageError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
+    if (code === "EADDRINUSE") throw new CommandError(`Port ${config.port} on ${config.host} is already in use; stop what is using it or choose another with --port.`);
+    if (code === "EACCES") throw new CommandError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
+    if (code === "EADDRNOTAVAIL") throw new CommandError(`Cannot listen on ${config.host}: no such address on this machine; check --host.`);
     throw error;
   }
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
   startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
   const server = app.server!;
-  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-  log.info(`Parley ${SERVER_VERSION} listening on http://${config.host}:${server.port} (data in ${config.dataDir}); open http://${shown}:${server.port}/`);
+  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
+  log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
+  log.info(isSetUp() ? `Open http://${shown}:${server.port}/ to sign in` : `Open http://${shown}:${server.port}/ in a browser to set up your organization`);
   log.flush();
 
   await new Promise<void>((resolve) => {

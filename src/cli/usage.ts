@@ -14,7 +14,7 @@ Run 'parley COMMAND --help' for the options of a command.
 export const SERVE_USAGE = `Usage: parley serve [--data-dir DIR] [--host HOST] [--port PORT]
 
 Runs the chat server. On first start, open the printed URL in a browser to set up the
-organization (or use 'parley init').
+organization (or use 'parley init' beforehand). Stop it with Ctrl-C or SIGTERM.
 
 Options:
   --data-dir DIR   Where the database and state live (env PARLEY_DATA_DIR, default ./data)
@@ -23,24 +23,31 @@ Options:
   -h, --help       Show this help
 
 Environment:
-  PARLEY_LOG_LEVEL                 debug, info (default), warn or error
-  PARLEY_HEARTBEAT_SECONDS         Event-queue heartbeat interval (default 60)
-  PARLEY_QUEUE_TIMEOUT_SECONDS     Idle event queues are removed after this (default 600)
-  PARLEY_LOGIN_FAILURE_LIMIT       Failed logins allowed per account or address (default 10)
-  PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  ...within this window (default 900)
+  PARLEY_LOG_LEVEL                     debug, info (default), warn or error
+  PARLEY_HEARTBEAT_SECONDS             Event-queue heartbeat interval (default 60)
+  PARLEY_QUEUE_TIMEOUT_SECONDS         Idle event queues are removed after this (default 600)
+  PARLEY_QUEUE_MAX_EVENTS              Unread events one queue may hold (default 10000)
+  PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed per account and per address
+                                       within the window; 0 turns the limit off (default 10)
+  PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  The window for that limit (default 900)
 `;
 
 export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]
 
-Creates the organization and its owner, for scripts and tests. Refuses when the data
-directory already holds an organization.
+Creates the organization and its owner without a prompt, for scripts and tests. Refuses,
+changing nothing, when the data directory already holds an organization.
 
 Options:
   --data-dir DIR     Where the database lives (env PARLEY_DATA_DIR, default ./data)
-  --org-name NAME    The organization's name
-  --email EMAIL      The owner's e-mail address (their login)
+  --org-name NAME    The organization's name (at most 40 characters)
+  --email EMAIL      The owner's e-mail address, which is also their login
   --password PASS    The owner's password (at least 8 characters)
   --full-name NAME   The owner's name (default: the part of the e-mail before @)
   --url URL          The URL people will reach Parley at (default http://localhost:8080)
   -h, --help         Show this help
 `;
+
+const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE };
+
+/** The help text of one command, or undefined for a command that does not exist. */
+export const usageOf = (command: string): string | undefined => USAGES[command];

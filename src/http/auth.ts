@@ -9,27 +9,26 @@ import { ApiError } from "./errors";
 
 const CHALLENGE = { "WWW-Authenticate": 'Basic realm="parley"' };
 
-const unauthorized = (code: "UNAUTHORIZED" | "INVALID_API_KEY", message: string) =>
-  new ApiError(code, message, {}, { headers: CHALLENGE });
+const unauthorized = (code: "UNAUTHORIZED" | "INVALID_API_KEY", message: string) => new ApiError(code, message, {}, { headers: CHALLENGE });
+
+const NOT_LOGGED_IN = "Not logged in: use HTTP Basic authentication with your e-mail address and API key.";
 
 function decodeBasic(header: string | undefined): { email: string; apiKey: string } {
-  if (!header) throw unauthorized("UNAUTHORIZED", "Missing 'Authorization' header; use HTTP Basic with your e-mail and API key.");
-  const [scheme, encoded] = header.split(" ", 2);
-  if (scheme?.toLowerCase() !== "basic" || !encoded) throw unauthorized("UNAUTHORIZED", "Only HTTP Basic authorization is supported.");
-  let decoded: string;
-  try {
-    decoded = Buffer.from(encoded, "base64").toString("utf8");
-  } catch {
-    throw unauthorized("UNAUTHORIZED", "Invalid Basic authorization header.");
-  }
+  if (!header) throw unauthorized("UNAUTHORIZED", NOT_LOGGED_IN);
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== "basic" || !encoded) throw unauthorized("UNAUTHORIZED", NOT_LOGGED_IN);
+  // Buffer's decoder skips characters outside the alphabet instead of failing; insist on the real thing.
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw unauthorized("UNAUTHORIZED", "Malformed Basic authorization header.");
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  if (colon < 0) throw unauthorized("UNAUTHORIZED", "Invalid Basic authorization header.");
+  if (colon < 0) throw unauthorized("UNAUTHORIZED", "Malformed Basic authorization header: expected 'email:api_key'.");
   return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
 }
 
 // Compared even when no user matched, so response time does not reveal which e-mails exist.
 const DECOY_KEY = Buffer.from("x".repeat(32));
 
+/** Constant-time in the key's content: every byte is compared whatever the first mismatch. */
 function sameKey(given: string, expected: string | undefined): boolean {
   const a = Buffer.from(given);
   const b = expected === undefined ? DECOY_KEY : Buffer.from(expected);
@@ -44,16 +43,27 @@ export function authenticate(header: string | undefined): User {
   const db = database();
   const user = findUserByEmail(db, email);
   if (!sameKey(apiKey, user?.apiKey) || !user) throw unauthorized("INVALID_API_KEY", "Invalid API key");
+  if (findRealm(db)?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
-  if (findRealm(db)?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization is deactivated");
   return user;
 }
 
-/** `auth: true` on a route resolves `user` from HTTP Basic credentials or refuses the request. */
+const authenticated = new WeakMap<Request, User>();
+
+/**
+ * `auth: true` on a route resolves `user` from HTTP Basic credentials or refuses the request.
+ * The check runs at transform, before parameter validation, so a caller without valid
+ * credentials learns nothing about an endpoint's parameters: it gets the 401 first.
+ */
 export const authentication = new Elysia({ name: "authentication" }).macro({
   auth: {
-    resolve({ headers }) {
-      return { user: authenticate(headers.authorization) };
+    transform({ request, headers }) {
+      authenticated.set(request, authenticate(headers.authorization));
+    },
+    resolve({ request }) {
+      const user = authenticated.get(request);
+      if (!user) throw new Error("authentication: resolve ran without its transform");
+      return { user };
     },
   },
 });

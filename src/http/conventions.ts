@@ -88,6 +88,9 @@ function errorFor(routes: Routes, ctx: ErrorContext): Response {
   return internalError();
 }
 
+// Every hook destructures what it reads: Elysia infers from the hooks' source which parts of
+// a request to prepare, and a hook that passes the whole context along makes it parse
+// cookies, headers and more on every request.
 export const conventions = (app: Elysia) =>
   app
     .onRequest(({ request }) => {
@@ -98,44 +101,46 @@ export const conventions = (app: Elysia) =>
       if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) return parseForm(request);
     })
     .onTransform({ as: "global" }, (ctx) => {
-      const query = ctx.query as Record<string, unknown>;
-      if (isRead(ctx.request)) {
-        sentParameterNames.set(ctx.request, Object.keys(query));
+      const { request, query } = ctx;
+      if (isRead(request)) {
+        sentParameterNames.set(request, Object.keys(query));
         return;
       }
       // Like the original server, accept parameters from the query string on any method; the
       // body wins when both carry one.
-      const body = ctx.body && typeof ctx.body === "object" && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>) : {};
-      ctx.body = { ...query, ...body };
-      sentParameterNames.set(ctx.request, Object.keys(ctx.body as object));
+      const sent = ctx.body;
+      const body = sent && typeof sent === "object" && !Array.isArray(sent) ? (sent as Record<string, unknown>) : {};
+      const merged = { ...query, ...body };
+      ctx.body = merged;
+      sentParameterNames.set(request, Object.keys(merged));
     })
-    .onAfterHandle({ as: "global" }, (ctx) => {
-      const response = ctx.response as Record<string, unknown> | undefined;
-      if (!response || typeof response !== "object" || response.result !== "success") return;
-      const sent = sentParameterNames.get(ctx.request) ?? [];
+    .onAfterHandle({ as: "global" }, ({ request, response, query, body, params }) => {
+      const result = response as Record<string, unknown> | undefined;
+      if (!result || typeof result !== "object" || result.result !== "success") return;
+      const sent = sentParameterNames.get(request) ?? [];
       if (sent.length === 0) return;
       // A path parameter repeated in the body (python-zulip-api does this) was used, not ignored.
-      const accepted = new Set([...Object.keys(((isRead(ctx.request) ? ctx.query : ctx.body) ?? {}) as object), ...Object.keys((ctx.params ?? {}) as object)]);
+      const accepted = new Set([...Object.keys(((isRead(request) ? query : body) ?? {}) as object), ...Object.keys((params ?? {}) as object)]);
       const ignored = sent.filter((name) => !accepted.has(name));
-      if (ignored.length > 0) return { ...response, ignored_parameters_unsupported: ignored };
+      if (ignored.length > 0) return { ...result, ignored_parameters_unsupported: ignored };
     })
-    .onError({ as: "global" }, (ctx) => {
+    .onError({ as: "global" }, ({ error, code, request, route, params, query, body, set }) => {
       // Whatever happens here, the client gets JSON: an exception escaping this handler would
       // reach Bun's own error page, which is HTML with a stack trace.
       let response: Response;
       try {
-        response = errorFor(app.routes as unknown as Routes, ctx as ErrorContext);
+        response = errorFor(app.routes as unknown as Routes, { error, code, request, route, params, query, body });
       } catch (failure) {
-        log.error(`Error handler failed on ${ctx.request.method} ${ctx.request.url}: ${(failure as Error)?.stack ?? String(failure)}`);
+        log.error(`Error handler failed on ${request.method} ${request.url}: ${(failure as Error)?.stack ?? String(failure)}`);
         response = internalError();
       }
-      ctx.set.status = response.status;
+      set.status = response.status;
       return response;
     })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      const started = startedAt.get(ctx.request);
+    .onAfterResponse({ as: "global" }, ({ request, path, set, responseValue, ...resolved }) => {
+      const started = startedAt.get(request);
       const ms = started === undefined ? 0 : performance.now() - started;
-      const userId = (ctx as { user?: { id: number } }).user?.id ?? "-";
-      const status = ctx.responseValue instanceof Response ? ctx.responseValue.status : (ctx.set.status ?? 200);
-      log.info(`${ctx.request.method} ${ctx.path} ${status} ${ms.toFixed(1)}ms user=${userId}`);
+      const userId = (resolved as { user?: { id: number } }).user?.id ?? "-";
+      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
+      log.info(`${request.method} ${path} ${status} ${ms.toFixed(1)}ms user=${userId}`);
     });

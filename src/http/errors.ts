@@ -2,6 +2,7 @@
 export type ErrorCode =
   | "BAD_REQUEST"
   | "UNAUTHORIZED"
+  | "AUTHENTICATION_FAILED"
   | "INVALID_API_KEY"
   | "USER_DEACTIVATED"
   | "REALM_DEACTIVATED"
@@ -18,6 +19,7 @@ export type ErrorCode =
 
 const defaultStatus: Partial<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
+  AUTHENTICATION_FAILED: 401,
   INVALID_API_KEY: 401,
   USER_DEACTIVATED: 401,
   REALM_DEACTIVATED: 401,

@@ -58,7 +58,7 @@ const BEFORE_MATCH = String.raw`(^|\s|\x{85}|\pZ|['"\(,:<])`;
 const AFTER_MATCH = String.raw`($|[^\pL\pN])`;
 const ACTUAL_MATCH_GROUP = 2;
 
-function compileRaw(pattern: string): RE2JS {
+function compileOrExplain(pattern: string): RE2JS {
   try {
     return RE2JS.compile(pattern);
   } catch (error) {
@@ -109,10 +109,11 @@ function checkTemplate(template: string, groupNames: readonly string[]): void {
 function compileUncached(definition: LinkifierDefinition): CompiledLinkifier {
   if (definition.pattern === "") throw new LinkifierError("Linkifier pattern cannot be empty.");
   // Compile the pattern alone first: "a)|(b" would otherwise escape the wrapping groups.
-  const raw = compileRaw(definition.pattern);
+  const raw = compileOrExplain(definition.pattern);
   const groupNames = Object.keys(raw.namedGroups());
   checkTemplate(definition.urlTemplate, groupNames);
-  const regex = RE2JS.compile(`${BEFORE_MATCH}(${definition.pattern})${AFTER_MATCH}`);
+  // Can still fail: an unterminated `\Q` quotes the wrapper's closing parenthesis.
+  const regex = compileOrExplain(`${BEFORE_MATCH}(${definition.pattern})${AFTER_MATCH}`);
   return { definition, regex, groupNames };
 }
 

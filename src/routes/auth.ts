@@ -1,12 +1,13 @@
 import { Elysia, t } from "elysia";
-import { fetchApiKey } from "../actions/login";
+import { logIn } from "../actions/login";
 import { success } from "../http/errors";
+import { clientAddress } from "../http/rateLimit";
 
 export const authRoutes = new Elysia().post(
   "/fetch_api_key",
   async ({ body, request, server }) => {
-    const address = server?.requestIP(request)?.address ?? "unknown";
-    return success(await fetchApiKey(body.username, body.password, address));
+    const user = await logIn(body.username, body.password, clientAddress(server, request));
+    return success({ api_key: user.apiKey, email: user.email, user_id: user.id });
   },
   { body: t.Object({ username: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) }) },
 );

@@ -8,8 +8,9 @@ import { escapeHtml } from "./env";
 
 function codeBlockHtml(content: string, language: string): string {
   const languageAttribute = language ? ` data-code-language="${escapeHtml(language)}"` : "";
-  // Zulip drops trailing whitespace on each line of code.
-  const code = content.replace(/[ \t]+$/gm, "");
+  // As Zulip: no trailing whitespace on lines, and the last line ends (even if the fence didn't).
+  let code = content.replace(/[ \t]+$/gm, "");
+  if (code !== "" && !code.endsWith("\n")) code += "\n";
   return `<div class="codehilite"${languageAttribute}><pre><span></span><code>${escapeHtml(code)}</code></pre></div>\n`;
 }
 

@@ -1,0 +1,181 @@
+import { and, eq } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/**
+ * Message storage, shaped for the send path: a send writes one message row, the sender's flag
+ * row and one row per mentioned user, never one row per recipient. Who received a message
+ * follows from its recipient (a channel's subscribers, a conversation's members); whether they
+ * read it follows from their read mark for that recipient plus sparse exception rows.
+ */
+
+export const RecipientType = { CHANNEL: 1, DIRECT: 2 } as const;
+
+/** Where a message goes: one row per channel, one per set of direct-message participants. */
+export const recipients = sqliteTable("recipients", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  type: integer("type").notNull(),
+  channelId: integer("channel_id")
+    .unique()
+    .references(() => channels.id),
+  /** Sorted participant IDs joined by commas, so a set of users always maps to one recipient_id. */
+  dmKey: text("dm_key").unique(),
+});
+
+export type Recipient = typeof recipients.$inferSelect;
+
+/** Members of a direct-message conversation (the sender included). */
+export const recipientUsers = sqliteTable(
+  "recipient_users",
+  {
+    recipientId: integer("recipient_id")
+      .notNull()
+      .references(() => recipients.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+  },
+  (table) => [primaryKey({ columns: [table.recipientId, table.userId] }), index("recipient_users_user").on(table.userId)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    // AUTOINCREMENT: a deleted message's ID is never reused, since clients cache by ID.
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    recipientId: integer("recipient_id")
+      .notNull()
+      .references(() => recipients.id),
+    /** Copied from the recipient so channel and topic narrows need no join; null for DMs. */
+    channelId: integer("channel_id").references(() => channels.id),
+    /** "" for direct messages and for the empty topic. */
+    topic: text("topic").notNull().default(""),
+    /** Lower-cased topic: topics match case-insensitively. */
+    topicKey: text("topic_key").notNull().default(""),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id),
+    content: text("content").notNull(),
+    renderedContent: text("rendered_content").notNull(),
+    client: text("client").notNull().default("API"),
+    dateSent: integer("date_sent").notNull(),
+    isMeMessage: integer("is_me_message", { mode: "boolean" }).notNull().default(false),
+    hasLink: integer("has_link", { mode: "boolean" }).notNull().default(false),
+    hasImage: integer("has_image", { mode: "boolean" }).notNull().default(false),
+    hasAttachment: integer("has_attachment", { mode: "boolean" }).notNull().default(false),
+    lastEditTime: integer("last_edit_time"),
+    lastMovedTime: integer("last_moved_time"),
+    /** Newest first, as spec 2.3 describes edit_history; null when never edited or moved. */
+    editHistory: text("edit_history", { mode: "json" }).$type<EditHistoryEntry[]>(),
+  },
+  (table) => [
+    index("messages_channel_topic").on(table.channelId, table.topicKey, table.id),
+    index("messages_recipient").on(table.recipientId, table.id),
+    index("messages_sender").on(table.senderId, table.id),
+  ],
+);
+
+export type Message = typeof messages.$inferSelect;
+export type NewMessage = typeof messages.$inferInsert;
+
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_stream?: number;
+  stream?: number;
+  prev_topic?: string;
+  topic?: string;
+}
+
+/**
+ * Per-user message flags, stored only where they differ from what the read mark implies.
+ * READ / UNREAD override the mark for one message; the rest are ordinary flags.
+ */
+export const Flag = {
+  READ: 1,
+  UNREAD: 2,
+  STARRED: 4,
+  COLLAPSED: 8,
+  MENTIONED: 16,
+  STREAM_WILDCARD_MENTIONED: 32,
+  TOPIC_WILDCARD_MENTIONED: 64,
+  GROUP_MENTIONED: 128,
+  HAS_ALERT_WORD: 256,
+} as const;
+
+export const messageFlags = sqliteTable(
+  "message_flags",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    /** Copied from the message so one conversation's exceptions are one index range. */
+    recipientId: integer("recipient_id").notNull(),
+    flags: integer("flags").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.messageId] }),
+    index("message_flags_user_recipient").on(table.userId, table.recipientId, table.messageId),
+    index("message_flags_message").on(table.messageId),
+  ],
+);
+
+/**
+ * A user's read position in one conversation: messages with IDs up to readUpTo are read
+ * (unless flagged UNREAD), later ones unread (unless flagged READ). Subscribing sets it to the
+ * channel's newest message, so history from before one joined is never unread.
+ */
+export const readMarks = sqliteTable(
+  "read_marks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    recipientId: integer("recipient_id")
+      .notNull()
+      .references(() => recipients.id),
+    readUpTo: integer("read_up_to").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.recipientId] })],
+);
+
+export const dmKeyOf = (userIds: Iterable<number>) => [...new Set(userIds)].sort((a, b) => a - b).join(",");
+
+export function findChannelRecipient(db: Reader, channelId: number): Recipient | undefined {
+  return db.select().from(recipients).where(eq(recipients.channelId, channelId)).get();
+}
+
+export function findDirectRecipient(db: Reader, userIds: Iterable<number>): Recipient | undefined {
+  return db
+    .select()
+    .from(recipients)
+    .where(and(eq(recipients.type, RecipientType.DIRECT), eq(recipients.dmKey, dmKeyOf(userIds))))
+    .get();
+}
+
+/** The recipient of a channel, created on first use. */
+export function channelRecipient(db: Reader, channelId: number): Recipient {
+  return (
+    findChannelRecipient(db, channelId) ??
+    db.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning().get()
+  );
+}
+
+/** The recipient of a set of DM participants (sender included), created on first use. */
+export function directRecipient(db: Reader, userIds: Iterable<number>): Recipient {
+  const members = [...new Set(userIds)].sort((a, b) => a - b);
+  const existing = findDirectRecipient(db, members);
+  if (existing) return existing;
+  const created = db.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning().get();
+  db.insert(recipientUsers)
+    .values(members.map((userId) => ({ recipientId: created.id, userId })))
+    .run();
+  return created;
+}
