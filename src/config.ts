@@ -16,6 +16,10 @@ export interface Config {
   /** fetch_api_key failures allowed per username (and per address) within the window. */
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** How long one delete_topic request may keep deleting before answering complete: false. */
+  deleteTopicBudgetMs: number;
+  /** Messages deleted per transaction by delete_topic. */
+  deleteTopicBatchSize: number;
 }
 
 const env = (name: string) => process.env[name];
@@ -44,6 +48,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
     loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
+    deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
+    deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

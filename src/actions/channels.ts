@@ -1,13 +1,15 @@
 import { ChannelAudience, type ChannelViewer, accessChannel, accessChannelToAdminister, hasMetadataAccess } from "../access/channels";
-import { holdsPermission, storeGroupSettingValue, systemGroupId } from "../access/groupSettings";
+import { holdsPermission, storeGroupSettingValue } from "../access/groupSettings";
 import { requireAdministrator } from "../access/users";
-import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, updateChannel } from "../db/channels";
+import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, subscriptionsOf, updateChannel } from "../db/channels";
 import { getRealm, realms, type Realm } from "../db/realm";
+import { systemGroupsByName } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { CHANNEL_GROUP_SETTINGS, CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName, renderDescription } from "../model/channelSettings";
+import { postChannelAnnouncements } from "../messages/announcements";
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName, renderDescription } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import type { RealmGroupSettingName } from "../model/realmSettings";
 import { isAdministrator, isOwner } from "../model/roles";
@@ -49,56 +51,63 @@ export function checkChannelCreation(viewer: ChannelViewer, realm: Realm, settin
   if (settings.messageRetentionDays !== null && !isOwner(viewer.user.role)) throw badRequest("Must be an organization owner");
 }
 
-/** Creates a channel and tells everyone who may see it. Checks are the caller's (checkChannelCreation). */
-export function createChannel(tx: Tx, creator: User, name: string, description: string, settings: NewChannelSettings): Channel {
+/**
+ * Creates channels with the same settings and tells everyone who may see each of them. The
+ * checks are the caller's (checkChannelCreation).
+ */
+export function createChannels(tx: Tx, creator: User, wanted: Array<{ name: string; description: string }>, settings: NewChannelSettings): Channel[] {
   const created = now();
-  const groupIds = {} as Record<ChannelGroupSettingName, number>;
-  for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
+  const systemGroups = systemGroupsByName(tx);
+  // Each channel gets its own unnamed groups: an anonymous value belongs to one setting of one channel.
+  const groupIdOf = (setting: ChannelGroupSettingName) => {
     const chosen = settings.groupSettings[setting];
     const fallback = CHANNEL_GROUP_SETTINGS[setting].default;
-    groupIds[setting] =
-      chosen !== undefined
-        ? storeGroupSettingValue(tx, chosen, null, created)
-        : fallback === "channel_creator"
-          ? storeGroupSettingValue(tx, { direct_members: [creator.id], direct_subgroups: [] }, null, created)
-          : systemGroupId(tx, fallback);
-  }
-  const channel = insertChannel(tx, {
-    name,
-    nameKey: name.toLowerCase(),
-    description,
-    renderedDescription: renderDescription(description),
-    dateCreated: created,
-    creatorId: creator.id,
-    inviteOnly: settings.inviteOnly,
-    isWebPublic: settings.isWebPublic,
-    historyPublicToSubscribers: settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true,
-    messageRetentionDays: settings.messageRetentionDays,
-    canAddSubscribersGroup: groupIds.can_add_subscribers_group,
-    canRemoveSubscribersGroup: groupIds.can_remove_subscribers_group,
-    canAdministerChannelGroup: groupIds.can_administer_channel_group,
-    canSendMessageGroup: groupIds.can_send_message_group,
-    canSubscribeGroup: groupIds.can_subscribe_group,
-  });
-  const audience = new ChannelAudience(tx).withMetadataAccess(channel, []);
-  tx.emit({ type: "stream", op: "create", streams: [new ChannelShaper(tx, [channel]).channel(channel)] }, audience);
-  if (settings.isDefault) setDefaultChannel(tx, channel, true);
-  return channel;
+    if (chosen !== undefined) return storeGroupSettingValue(tx, chosen, null, created);
+    if (fallback === "channel_creator") return storeGroupSettingValue(tx, { direct_members: [creator.id], direct_subgroups: [] }, null, created);
+    return systemGroups.get(fallback)!.id;
+  };
+  const channels = wanted.map(({ name, description }) =>
+    insertChannel(tx, {
+      name,
+      nameKey: name.toLowerCase(),
+      description,
+      renderedDescription: renderDescription(description),
+      dateCreated: created,
+      creatorId: creator.id,
+      inviteOnly: settings.inviteOnly,
+      isWebPublic: settings.isWebPublic,
+      historyPublicToSubscribers: settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true,
+      messageRetentionDays: settings.messageRetentionDays,
+      canAddSubscribersGroup: groupIdOf("can_add_subscribers_group"),
+      canRemoveSubscribersGroup: groupIdOf("can_remove_subscribers_group"),
+      canAdministerChannelGroup: groupIdOf("can_administer_channel_group"),
+      canSendMessageGroup: groupIdOf("can_send_message_group"),
+      canSubscribeGroup: groupIdOf("can_subscribe_group"),
+    }),
+  );
+  const audience = new ChannelAudience(tx);
+  const shaper = new ChannelShaper(tx, channels);
+  for (const channel of channels) tx.emit({ type: "stream", op: "create", streams: [shaper.channel(channel)] }, audience.withMetadataAccess(channel, []));
+  if (settings.isDefault && channels.length > 0) setDefaultChannels(tx, channels, true);
+  return channels;
 }
 
 /**
  * The notification bot's announcement of newly created channels in the organization's
- * new-channel announcements channel, and the creation notice in each new channel. Both are
- * messages, so they are posted by the message store once it exists; until then nothing is
- * posted and nothing is recorded.
+ * new-channel announcements channel, and the creation notice in each new channel.
  */
-export function announceNewChannels(_tx: Tx, _creator: User, _created: Channel[], _announce: boolean) {}
+export function announceNewChannels(tx: Tx, creator: User, created: Channel[], announce: boolean) {
+  postChannelAnnouncements(tx, creator, created, announce);
+}
 
-/** Makes a channel a default channel for new users, or stops it being one; tells everyone. */
-export function setDefaultChannel(tx: Tx, channel: Channel, isDefault: boolean) {
-  const changed = isDefault ? addDefaultChannel(tx, channel.id) : removeDefaultChannel(tx, channel.id);
+/** Makes channels default channels for new users, or stops them being ones; tells everyone once. */
+export function setDefaultChannels(tx: Tx, channels: Channel[], isDefault: boolean) {
+  let changed = false;
+  for (const channel of channels) changed = (isDefault ? addDefaultChannel(tx, channel.id) : removeDefaultChannel(tx, channel.id)) || changed;
   if (changed) tx.emit({ type: "default_streams", default_streams: defaultChannelIds(tx) }, new ChannelAudience(tx).allActiveIds());
 }
+
+export const setDefaultChannel = (tx: Tx, channel: Channel, isDefault: boolean) => setDefaultChannels(tx, [channel], isDefault);
 
 /** POST /default_streams. */
 export function addDefaultChannelById(actor: User, channelId: number) {
@@ -145,8 +154,14 @@ export function unarchive(tx: Tx, channel: Channel) {
   }
   const restored = updateChannel(tx, channel.id, { isArchived: false });
   const audience = channelAudience(tx, restored);
+  const shaper = new ChannelShaper(tx, [restored]);
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: false }, audience);
-  tx.emit({ type: "stream", op: "create", streams: [new ChannelShaper(tx, [restored]).channel(restored)], for_unarchiving: true }, audience);
+  tx.emit({ type: "stream", op: "create", streams: [shaper.channel(restored)], for_unarchiving: true }, audience);
+  // Clients that saw the channel deleted also get their subscriptions to it back.
+  const subscribers = activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? [];
+  for (const row of subscriptionsOf(tx, subscribers, [channel.id])) {
+    tx.emit({ type: "subscription", op: "add", subscriptions: [{ ...shaper.subscription(restored, row), subscribers }], for_unarchiving: true }, [row.userId]);
+  }
 }
 
 /** Everyone who may currently see the channel. */

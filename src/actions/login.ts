@@ -22,7 +22,8 @@ function loginLimiter(): FailureLimiter {
  * attempt is refused until the window moves on, even one with the right password.
  */
 export async function logIn(username: string, password: string, address: string): Promise<User> {
-  const keys = [`account:${normalizeEmail(username)}`, `address:${address}`];
+  const account = `account:${normalizeEmail(username)}`;
+  const keys = [account, `address:${address}`];
   loginLimiter().check(keys);
   const user = findUserByEmail(database(), username);
   // Verify against a real hash even for unknown users, so timing does not reveal accounts.
@@ -34,6 +35,9 @@ export async function logIn(username: string, password: string, address: string)
   // Only someone who knows the password learns that the account or organization is closed.
   if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
+  // The owner's own typos are forgiven once they prove the password; an address's failures
+  // are not, or an attacker with any account could wipe their count by logging in to it.
+  loginLimiter().forget(account);
   return user;
 }
 

@@ -7,7 +7,7 @@ import { findUserById, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../model/legacyUserSettings";
 import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
-import { canSeeDeliveryEmail, standInEmail } from "../shapes/users";
+import { canSeeDeliveryEmail, gravatarUrl, standInEmail } from "../shapes/users";
 import { checkFullName, renameUser, usersWhoCanSee } from "./users";
 
 export interface SettingsInput {
@@ -66,6 +66,9 @@ function announceAddressVisibility(tx: Tx, before: User, after: User) {
     const new_email = nowVisible ? after.email : standInEmail(after.id, realmHost(realm));
     tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, delivery_email } }, viewers);
     tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, new_email } }, viewers);
+    // Clients that compute Gravatars themselves can do so only from an address they may see.
+    const avatar = { user_id: after.id, avatar_url: gravatarUrl(after), avatar_version: after.avatarVersion };
+    tx.emit({ type: "realm_user", op: "update", person: avatar, ...(nowVisible ? { gravatar_computable: true as const } : {}) }, viewers);
   }
 }
 

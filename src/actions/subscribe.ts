@@ -1,10 +1,11 @@
+import { sql } from "drizzle-orm";
 import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
 import { checkGroupSettingValue } from "../access/groupSettings";
 import { findChannelsByNames, type Channel } from "../db/channels";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
-import { findUserByEmail, findUserById, type User } from "../db/users";
+import { normalizeEmail, type User, users } from "../db/users";
 import { badRequest } from "../http/errors";
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -18,7 +19,7 @@ import {
 } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { isGuest } from "../model/roles";
-import { announceNewChannels, checkChannelCreation, createChannel, type NewChannelSettings } from "./channels";
+import { announceNewChannels, checkChannelCreation, createChannels, type NewChannelSettings } from "./channels";
 import { addSubscriptions } from "./subscriptions";
 
 export interface SubscribeRequest {
@@ -44,13 +45,16 @@ export type SubscribeResult = {
 /** The people a call names (principals), or the caller. Unknown and deactivated people are refused. */
 export function resolvePrincipals(db: Reader, actor: User, principals: number[] | string[] | undefined): User[] {
   if (!principals || principals.length === 0) return [actor];
-  const found = new Map<number, User>();
-  for (const principal of principals) {
-    const user = typeof principal === "number" ? findUserById(db, principal) : findUserByEmail(db, principal);
-    if (!user || !user.isActive) throw badRequest("No such user");
-    found.set(user.id, user);
-  }
-  return [...found.values()];
+  const wanted = [...new Set<number | string>(principals.map((p) => (typeof p === "string" ? normalizeEmail(p) : p)))];
+  const column = typeof wanted[0] === "number" ? users.id : users.email;
+  const found = db
+    .select()
+    .from(users)
+    .where(sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`)
+    .all()
+    .filter((user) => user.isActive);
+  if (found.length !== wanted.length) throw badRequest("No such user");
+  return found;
 }
 
 interface RequestedChannel {
@@ -120,7 +124,7 @@ export function subscribeUsers(actor: User, request: SubscribeRequest): Subscrib
       throw badRequest("Insufficient permission");
     }
 
-    const created = missing.map((w) => createChannel(tx, actor, w.name, w.description, settings));
+    const created = createChannels(tx, actor, missing, settings);
     const channels = [...authorized, ...created];
     const colors = new Map<number, string>();
     for (const w of wanted) {

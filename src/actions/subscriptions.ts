@@ -8,11 +8,13 @@ import {
   subscriptionsOf,
   usedColorsByUser,
 } from "../db/channels";
+import { recordSubscribed } from "../db/messageState";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { pickColors } from "../model/channelSettings";
 import { isAdministrator, isGuest } from "../model/roles";
 import { ChannelShaper, type ApiSubscription } from "../shapes/channels";
+import { markLeftChannelsRead } from "./messageFlags";
 
 /**
  * The two verbs every way of joining or leaving channels goes through (subscribe calls,
@@ -53,6 +55,7 @@ export function addSubscriptions(tx: Tx, channels: Channel[], users: User[], cho
   }
   insertSubscriptions(tx, inserts);
   setSubscriptionsActive(tx, reactivations, true);
+  recordSubscribed(tx, result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id })));
   if (result.changed.length > 0) announceAdded(tx, result.changed);
   return result;
 }
@@ -96,7 +99,9 @@ export function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]):
     for (const channel of channels) (active.has(`${user.id}:${channel.id}`) ? result.changed : result.unchanged).push({ user, channel });
   }
   if (result.changed.length === 0) return result;
-  setSubscriptionsActive(tx, result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id })), false);
+  const left = result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id }));
+  markLeftChannelsRead(tx, left);
+  setSubscriptionsActive(tx, left, false);
 
   const byUser = new Map<number, { user: User; channels: Channel[] }>();
   for (const { user, channel } of result.changed) (byUser.get(user.id) ?? byUser.set(user.id, { user, channels: [] }).get(user.id)!).channels.push(channel);

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { configureTopicDeletion } from "../actions/deleteTopic";
 import { isSetUp } from "../actions/organization";
 import { createApp } from "../app";
 import { loadConfig } from "../config";
@@ -57,6 +58,7 @@ export async function runServe(args: string[]): Promise<number> {
   }
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
+  configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
   const server = app.server!;
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);

@@ -65,7 +65,11 @@ export const subscriptions = sqliteTable(
     emailNotifications: integer("email_notifications", { mode: "boolean" }),
     wildcardMentionsNotify: integer("wildcard_mentions_notify", { mode: "boolean" }),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.channelId] }), index("subscriptions_channel_active").on(table.channelId, table.active)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.channelId] }),
+    // Covers "who is in these channels", the busiest question, without touching the table.
+    index("subscriptions_channel_active_user").on(table.channelId, table.active, table.userId),
+  ],
 );
 
 export type Subscription = typeof subscriptions.$inferSelect;
@@ -79,6 +83,9 @@ export const defaultChannels = sqliteTable("default_channels", {
 });
 
 export const channelNameKey = (name: string) => name.toLowerCase();
+
+/** A list of IDs bound as one JSON parameter: one statement whatever the list's length. */
+export const idList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 export function findChannelById(db: Reader, id: number): Channel | undefined {
   return db.select().from(channels).where(eq(channels.id, id)).get();
@@ -134,26 +141,26 @@ export function subscriptionsOf(db: Reader, userIds: number[], channelIds: numbe
   return db
     .select()
     .from(subscriptions)
-    .where(and(inArray(subscriptions.userId, userIds), inArray(subscriptions.channelId, channelIds)))
+    .where(and(sql`${subscriptions.userId} IN ${idList(userIds)}`, sql`${subscriptions.channelId} IN ${idList(channelIds)}`))
     .all();
 }
 
 /**
  * Active subscribers who are active users, per channel (all channels when none are named),
- * in user ID order.
+ * in user ID order. Deactivated users are few, so they are left out here rather than joined
+ * against: the subscription index alone answers the rest.
  */
 export function activeSubscriberIds(db: Reader, channelIds?: number[]): Map<number, number[]> {
   const result = new Map<number, number[]>((channelIds ?? []).map((id) => [id, []]));
   if (channelIds && channelIds.length === 0) return result;
-  const filter = channelIds ? sql`AND s.channel_id IN (${sql.join(channelIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const rows = db.all<{ channel_id: number; user_id: number }>(sql`
-    SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-    WHERE s.active = 1 AND u.is_active = 1 ${filter}
-    ORDER BY s.channel_id, s.user_id`);
-  for (const row of rows) {
-    let list = result.get(row.channel_id);
-    if (!list) result.set(row.channel_id, (list = []));
-    list.push(row.user_id);
+  const deactivated = new Set(db.values<[number]>(sql`SELECT id FROM users WHERE is_active = 0`).map(([id]) => id));
+  const filter = channelIds ? sql`AND channel_id IN ${idList(channelIds)}` : sql``;
+  const rows = db.values<[number, number]>(sql`SELECT channel_id, user_id FROM subscriptions WHERE active = 1 ${filter} ORDER BY channel_id, user_id`);
+  for (const [channelId, userId] of rows) {
+    if (deactivated.has(userId)) continue;
+    let list = result.get(channelId);
+    if (!list) result.set(channelId, (list = []));
+    list.push(userId);
   }
   return result;
 }
@@ -161,29 +168,29 @@ export function activeSubscriberIds(db: Reader, channelIds?: number[]): Map<numb
 /** Colors a user already has, so a new subscription can pick one they do not use yet. */
 export function usedColorsByUser(db: Reader, userIds: number[]): Map<number, Set<string>> {
   const result = new Map<number, Set<string>>(userIds.map((id) => [id, new Set()]));
-  for (const chunk of chunks(userIds, 500)) {
-    const rows = db
-      .select({ userId: subscriptions.userId, color: subscriptions.color })
-      .from(subscriptions)
-      .where(inArray(subscriptions.userId, chunk))
-      .all();
-    for (const row of rows) result.get(row.userId)!.add(row.color);
-  }
+  const rows = db.values<[number, string]>(sql`SELECT user_id, color FROM subscriptions WHERE user_id IN ${idList(userIds)}`);
+  for (const [userId, color] of rows) result.get(userId)!.add(color);
   return result;
 }
 
-// SQLite caps the number of bound variables per statement; 12 columns x 500 rows stays well under it.
-export function insertSubscriptions(db: Reader, rows: NewSubscription[]) {
-  for (const chunk of chunks(rows, 500)) db.insert(subscriptions).values(chunk).run();
+/** New subscriptions, many at once: one prepared statement, run per row. */
+export function insertSubscriptions(db: Reader, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
+  if (rows.length === 0) return;
+  const insert = db
+    .insert(subscriptions)
+    .values({ userId: sql.placeholder("userId"), channelId: sql.placeholder("channelId"), color: sql.placeholder("color") })
+    .prepare();
+  for (const row of rows) insert.run(row);
 }
 
 export function setSubscriptionsActive(db: Reader, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
-  for (const { userId, channelId } of pairs) {
-    db.update(subscriptions)
-      .set({ active })
-      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
-      .run();
-  }
+  if (pairs.length === 0) return;
+  const update = db
+    .update(subscriptions)
+    .set({ active })
+    .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.channelId, sql.placeholder("channelId"))))
+    .prepare();
+  for (const pair of pairs) update.run(pair);
 }
 
 export function updateSubscription(db: Reader, userId: number, channelId: number, changes: Partial<NewSubscription>) {
@@ -212,8 +219,3 @@ export function removeDefaultChannel(db: Reader, channelId: number): boolean {
   return db.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
-}

@@ -1,4 +1,5 @@
 import type { UserSettings } from "../model/userSettings";
+import { forClient, isGravatarUrl } from "../shapes/messages";
 import type { ApiUserGroup } from "../shapes/userGroups";
 import type { QueueEvent } from "./kinds/queue";
 import { matchesNarrow, type MessageLike } from "./narrow";
@@ -57,6 +58,9 @@ function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, 
       return capabilities.linkifier_url_template ? [event] : [];
     case "typing":
       return event.stream_id !== undefined && !capabilities.stream_typing_notifications ? [] : [event];
+    case "update_message":
+      // Each queue's copy carries its own user's flags for the edited message.
+      return [{ ...event, flags: addressed.options?.flagsByUser?.get(delivery.userId) ?? event.flags }];
     case "delete_message":
       return capabilities.bulk_message_deletion ? [event] : singleDeletions(event);
     case "user_group":
@@ -72,31 +76,26 @@ function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, 
 function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery): Loose[] {
   const { spec } = delivery;
   const options = addressed.options ?? {};
+  if (!delivery.recipient && options.addressedElsewhere?.has(delivery.userId)) return [];
   const flags = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
   if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
-  const { rendered_content, ...message } = event.message as Loose;
-  if (rendered_content !== undefined) {
-    message.content = spec.applyMarkdown ? rendered_content : message.content;
-    message.content_type = spec.applyMarkdown ? "text/html" : "text/x-markdown";
-  }
-  if (spec.clientGravatar && isGravatarUrl(message.avatar_url)) message.avatar_url = null;
-  const shaped: Loose = { ...event, message, flags };
-  if (options.localEcho?.queueId === delivery.queueId) shaped.local_id = options.localEcho.localId;
+  const { gravatar_computable, ...rest } = event;
+  // The empty topic's display name is withTopicDisplayNames' job, as for every event kind.
+  const format = { applyMarkdown: spec.applyMarkdown, clientGravatar: spec.clientGravatar, allowEmptyTopicName: true, emptyTopicDisplayName: "" };
+  const shaped: Loose = { ...rest, message: forClient(event.message, format, gravatar_computable !== false), flags };
+  const echo = options.localEcho;
+  if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) shaped.local_id = echo.localId;
   return [shaped];
 }
 
-const isGravatarUrl = (url: unknown) => typeof url === "string" && url.startsWith("https://secure.gravatar.com/avatar/");
-
 function realmUserForQueue(event: Loose, spec: QueueSpec): Loose[] {
-  if (event.op !== "add") return [event];
   // Guests restricted by can_access_all_users_group are told of inaccessible users only by a
   // placeholder, and not at all if their client copes with an incomplete user list.
-  const { inaccessible_user, ...shaped } = event;
+  const { inaccessible_user, gravatar_computable, ...shaped } = event;
   if (inaccessible_user && spec.capabilities.user_list_incomplete) return [];
-  // userToApi sends null only where the viewer may see the address the Gravatar hash is of.
-  if (spec.clientGravatar && shaped.person.delivery_email !== null && isGravatarUrl(shaped.person.avatar_url)) {
-    shaped.person = { ...shaped.person, avatar_url: null };
-  }
+  // As userToApi does: null only where the viewer may see the address the Gravatar hash is of.
+  const computable = event.op === "add" ? shaped.person.delivery_email !== null : gravatar_computable === true;
+  if (spec.clientGravatar && computable && isGravatarUrl(shaped.person.avatar_url)) shaped.person = { ...shaped.person, avatar_url: null };
   return [shaped];
 }
 
@@ -145,7 +144,15 @@ export function withoutNotificationNulls<T extends Loose>(subscription: T, setti
 /** Channel and subscription events: archived channels only for archived_channels clients; notification nulls resolved. */
 function channelEventForQueue(event: Loose, delivery: Delivery, context: FilterContext): Loose[] {
   const { capabilities } = delivery.spec;
+  // (Un)archiving: clients that know archived channels get an is_archived update; the others
+  // see the channel deleted, or created again (the events marked for_archiving/for_unarchiving).
+  if (event.type === "stream" && event.op === "update" && event.property === "is_archived" && !capabilities.archived_channels) return [];
   let shaped = event;
+  if (event.for_archiving || event.for_unarchiving) {
+    if (capabilities.archived_channels) return [];
+    const { for_archiving: _archiving, for_unarchiving: _unarchiving, ...plain } = event;
+    shaped = plain;
+  }
   for (const listField of ["streams", "subscriptions"]) {
     if (!Array.isArray(shaped[listField])) continue;
     let list = shaped[listField] as Loose[];
@@ -176,8 +183,10 @@ const TOPIC_FIELDS: Record<string, string[]> = {
 
 /** Clients without empty_topic_name see the realm's display name where a topic is "". */
 function withTopicDisplayNames(event: Loose, context: FilterContext): Loose {
+  if (event.type === "update_message_flags" && event.message_details) return withUnreadDetailTopicNames(event, context);
   const fields = TOPIC_FIELDS[event.type];
-  if (!fields) return event;
+  // A direct message's subject is "" because it has no topic, not because its topic is empty.
+  if (!fields || (event.type === "message" && event.message?.type !== "stream")) return event;
   let shaped = event;
   for (const field of fields) {
     const [outer, inner] = field.split(".");
@@ -188,4 +197,13 @@ function withTopicDisplayNames(event: Loose, context: FilterContext): Loose {
     shaped = inner ? { ...shaped, [outer]: replaced } : replaced;
   }
   return shaped;
+}
+
+/** update_message_flags carries topics per message, in message_details. */
+function withUnreadDetailTopicNames(event: Loose, context: FilterContext): Loose {
+  const details: Record<string, Loose> = {};
+  for (const [id, detail] of Object.entries(event.message_details as Record<string, Loose>)) {
+    details[id] = detail.type === "stream" && detail.topic === "" ? { ...detail, topic: context.emptyTopicDisplayName() } : detail;
+  }
+  return { ...event, message_details: details };
 }

@@ -46,9 +46,11 @@ function queueSpec(params: RegisterParams, authenticated: boolean): QueueSpec {
 
 function stateContext(params: RegisterParams, spec: QueueSpec): Omit<StateContext, "realm"> {
   const days = params.presence_history_limit_days ?? DEFAULT_PRESENCE_HISTORY_DAYS;
-  if (!Number.isInteger(days)) throw badRequest("Invalid 'presence_history_limit_days': it must be a whole number of days.");
   return { spec, includeSubscribers: params.include_subscribers ?? false, presenceHistoryLimitDays: days };
 }
+
+/** Whether the organization lets unauthenticated clients register (spec 5.2, enable_spectator_access). */
+export const spectatorsAllowed = () => read((db) => getRealm(db).settings.enable_spectator_access);
 
 /** Fields register always returns: what other endpoints refer to by name (spec 4.19). */
 function alwaysPresent(emptyTopicDisplayName: string) {

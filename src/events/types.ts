@@ -3,10 +3,13 @@
  * shapes in events/kinds/<feature>.ts and adds its union here.
  */
 import type { ChannelEvent } from "./kinds/channels";
+import type { MessageEditEvent } from "./kinds/messageEdits";
+import type { MessageFlagsEvent } from "./kinds/messageFlags";
+import type { MessageSendEvent } from "./kinds/messages";
 import type { LegacySettingsEvent } from "./kinds/settings";
 import type { UserEvent } from "./kinds/users";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;
@@ -17,6 +20,11 @@ export interface DeliveryOptions {
   flagsByUser?: ReadonlyMap<number, string[]>;
   /** A message in a public channel: also goes to every all_public_streams queue, with flags []. */
   publicChannel?: boolean;
+  /**
+   * With publicChannel, when a message goes out in several copies (one per e-mail visibility):
+   * users another copy addresses, whose all_public_streams queues must not get this one too.
+   */
+  addressedElsewhere?: ReadonlySet<number>;
   /** Local echo: the sending client's queue gets `local_id` on its copy. */
   localEcho?: { queueId: string; localId: string };
 }

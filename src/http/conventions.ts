@@ -1,4 +1,4 @@
-import { Elysia, type ValidationError } from "elysia";
+import { Elysia, type TSchema } from "elysia";
 import { log } from "../log";
 import { ApiError } from "./errors";
 import { describeInvalidParameter, findInvalidParameter, invalidParameterFromError, type InvalidParameter } from "./invalidParameter";
@@ -60,10 +60,10 @@ function invalidParameter(routes: Routes, ctx: ErrorContext): InvalidParameter |
     const schema = hooks[part];
     const values = ctx[part];
     if (!schema || typeof schema !== "object" || !values || typeof values !== "object") continue;
-    const invalid = findInvalidParameter(schema as never, values as Record<string, unknown>);
+    const invalid = findInvalidParameter(schema as TSchema, values as Record<string, unknown>);
     if (invalid) return invalid;
   }
-  return invalidParameterFromError(ctx.error as ValidationError);
+  return invalidParameterFromError(ctx.error);
 }
 
 function errorFor(routes: Routes, ctx: ErrorContext): Response {
@@ -137,10 +137,11 @@ export const conventions = (app: Elysia) =>
       set.status = response.status;
       return response;
     })
-    .onAfterResponse({ as: "global" }, ({ request, path, set, responseValue, ...resolved }) => {
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const { request, path, set, responseValue } = ctx;
       const started = startedAt.get(request);
       const ms = started === undefined ? 0 : performance.now() - started;
-      const userId = (resolved as { user?: { id: number } }).user?.id ?? "-";
+      const userId = (ctx as { user?: { id: number } }).user?.id ?? "-";
       const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
       log.info(`${request.method} ${path} ${status} ${ms.toFixed(1)}ms user=${userId}`);
     });

@@ -55,13 +55,14 @@ function parsesAsJson(text: string): boolean {
 }
 
 /** The innermost ValidationError of a decode failure, with the paths of the layers around it. */
-function decodeFailure(error: unknown): Omit<InvalidParameter, "name"> {
+function decodeFailure(error: unknown, value: unknown): Omit<InvalidParameter, "name"> {
   const path: string[] = [];
   while (!(error instanceof ValidationError) && error instanceof Error && "error" in error) {
     path.push(...pathOf((error as { path?: string }).path));
     error = error.error;
   }
-  const first = error instanceof ValidationError ? (error.all[0] as { path?: string; schema?: Schema; value?: unknown } | undefined) : undefined;
+  if (!(error instanceof ValidationError)) return { path: [], value };
+  const first = error.all[0] as { path?: string; schema?: Schema; value?: unknown } | undefined;
   return { path: [...path, ...pathOf(first?.path)], schema: first?.schema, value: first?.value };
 }
 
@@ -74,7 +75,7 @@ function problemIn(schema: Schema, value: unknown): Omit<InvalidParameter, "name
     try {
       validator.Decode(value);
     } catch (error) {
-      problem = decodeFailure(error);
+      problem = decodeFailure(error, value);
     }
   }
   const jsonParameter = schema.elysiaMeta === "ArrayString" || schema.elysiaMeta === "ObjectString";
@@ -83,11 +84,12 @@ function problemIn(schema: Schema, value: unknown): Omit<InvalidParameter, "name
 }
 
 /** The first parameter in `values` that breaks `schema` (a route's t.Object), in declaration order. */
-export function findInvalidParameter(schema: Schema, values: Record<string, unknown>): InvalidParameter | undefined {
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+export function findInvalidParameter(schema: TSchema, values: Record<string, unknown>): InvalidParameter | undefined {
+  const { properties = {}, required = [] } = schema as Schema;
+  for (const [name, property] of Object.entries(properties)) {
     const value = values[name];
     if (value === undefined) {
-      if (schema.required?.includes(name)) return { name, path: [], value };
+      if (required.includes(name)) return { name, path: [], value };
       continue;
     }
     const problem = problemIn(property, value);
@@ -96,7 +98,8 @@ export function findInvalidParameter(schema: Schema, values: Record<string, unkn
 }
 
 /** What Elysia itself reported, for the rare schema this module cannot re-check. */
-export function invalidParameterFromError(error: ValidationError): InvalidParameter | undefined {
+export function invalidParameterFromError(error: unknown): InvalidParameter | undefined {
+  if (!(error instanceof ValidationError)) return undefined;
   const first = error.all[0] as { path?: string; schema?: Schema; value?: unknown } | undefined;
   const [name, ...path] = pathOf(first?.path);
   if (!name || !["body", "query", "params"].includes(error.type)) return undefined;

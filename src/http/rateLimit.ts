@@ -39,6 +39,10 @@ export class FailureLimiter {
     this.evict(now);
   }
 
+  forget(key: string) {
+    this.failures.delete(key);
+  }
+
   private recent(key: string, now: number): number[] {
     const times = this.failures.get(key);
     if (!times) return [];

@@ -19,6 +19,15 @@ export const REALM_SETTING_DEFAULTS = {
   message_retention_days: null as number | null,
   invite_required: true,
   email_address_visibility: 1,
+  /** Whether senders may edit their messages' content at all. */
+  allow_message_editing: true,
+  /** Seconds after sending that a sender may still edit the content; null: no limit. */
+  message_content_edit_limit_seconds: 600 as number | null,
+  /** Seconds after sending that a sender may still delete their message; null: no limit. */
+  message_content_delete_limit_seconds: null as number | null,
+  /** Time limits for moving messages, for everyone below moderator; null: no limit. */
+  move_messages_within_stream_limit_seconds: 604800 as number | null,
+  move_messages_between_streams_limit_seconds: 604800 as number | null,
 };
 export type RealmScalarSettings = typeof REALM_SETTING_DEFAULTS;
 

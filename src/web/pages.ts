@@ -112,8 +112,8 @@ export function signInPage(realmName: string, email = "", error?: string): SafeH
     html`<h1>Sign in to ${realmName}</h1>
 ${errorBox(error)}
 <form method="post" action="/login">
-${field({ name: "username", label: "E-mail address", type: "email", value: email, maxLength: 254, autocomplete: "username", autofocus: true })}
-${field({ name: "password", label: "Password", type: "password", maxLength: 1024, autocomplete: "current-password" })}
+${field({ name: "username", label: "E-mail address", type: "email", value: email, maxLength: 254, autocomplete: "username", autofocus: email === "" })}
+${field({ name: "password", label: "Password", type: "password", maxLength: 1024, autocomplete: "current-password", autofocus: email !== "" })}
 <button class="button" type="submit">Sign in</button>
 </form>`,
   );

@@ -25,7 +25,7 @@ beforeAll(async () => {
   ok(await org.admin.api.delete(`/streams/${ids.archived}`));
   ids.default = await createChannel(org, org.admin, { is_default_stream: true }, "h-default");
   ok(await org.member.api.post("/users/me/subscriptions", { subscriptions: [{ name: "a-public" }], principals: [org.guest.id] }));
-});
+}, 30_000);
 afterAll(() => org.server.dispose());
 
 async function listed(person: Person, params: Record<string, unknown> = {}): Promise<number[]> {

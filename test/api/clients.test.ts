@@ -74,6 +74,12 @@ describe("zulip-js (multipart POST bodies, query strings for everything else)", 
     await login(anon, "zoe@example.com", "zoe-password");
   });
 
+  test("sends a direct message: a JSON list and JSON-looking content in one multipart body", async () => {
+    const { results } = await zulipJs(asOwner(), [{ call: "messages.send", args: [{ type: "direct", to: [member.id], content: '[1] {"a": 1}' }] }]);
+    expect(results[0]).toEqual({ result: "success", msg: "", id: expect.any(Number) });
+    expect(ok(await member.api.get(`/messages/${results[0].id}`)).raw_content).toBe('[1] {"a": 1}');
+  });
+
   test("gets errors as JSON it can read, never a page it cannot", async () => {
     const wrongKey = await zulipJs({ ...asOwner(), apiKey: "not-the-key" }, [{ call: "users.me.getProfile" }]);
     expect(wrongKey.results[0]).toMatchObject({ result: "error", code: "INVALID_API_KEY" });
@@ -118,6 +124,16 @@ describe("python-zulip-api habits, reproduced by hand", () => {
     });
     expect(await response.json()).toEqual({ result: "success", msg: "" });
     expect(ok(await owner.api.get(`/users/${member.id}`)).user.full_name).toBe("Mel Pythonic");
+  });
+
+  test("JSON lists with spaces, and a DELETE carrying its parameters in the body", async () => {
+    const headers = { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}`, "content-type": "application/x-www-form-urlencoded" };
+    const call = async (method: string, path: string, params: Record<string, string>) =>
+      (await fetch(`${server.url}/api/v1${path}`, { method, headers, body: new URLSearchParams(params) })).json();
+    expect(await call("POST", "/register", { event_types: '["message", "subscription"]' })).toMatchObject({ result: "success", queue_id: expect.any(String) });
+    expect(await call("POST", "/messages", { type: "private", to: `[${member.id}, ${owner.id}]`, content: "from python" })).toEqual({ result: "success", msg: "", id: expect.any(Number) });
+    expect(await call("POST", "/users/me/subscriptions", { subscriptions: '[{"name": "python club"}]' })).toMatchObject({ result: "success", subscribed: { [owner.id]: ["python club"] } });
+    expect(await call("DELETE", "/users/me/subscriptions", { subscriptions: '["python club"]' })).toMatchObject({ result: "success", removed: ["python club"] });
   });
 
   test("client mistakes are 4xx, never 5xx (it retries a 5xx ten times)", async () => {

@@ -27,7 +27,7 @@ interface RawResponse {
 /** A request built by hand, for bodies the ApiClient would never send. Insists on a JSON answer. */
 async function send(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; as?: Person | null } = {}): Promise<RawResponse> {
   const person = init.as === undefined ? owner : init.as;
-  const authorization = person ? { authorization: `Basic ${Buffer.from(`${person.email}:${person.apiKey}`).toString("base64")}` } : {};
+  const authorization: Record<string, string> = person ? { authorization: `Basic ${Buffer.from(`${person.email}:${person.apiKey}`).toString("base64")}` } : {};
   const response = await fetch(new URL(path, server.url), { method, body: init.body, headers: { ...authorization, ...init.headers } });
   const text = await response.text();
   expect(response.headers.get("content-type")).toStartWith("application/json");
@@ -87,6 +87,30 @@ describe("where parameters come from", () => {
       expect(body).not.toHaveProperty("ignored_parameters_unsupported");
       expect(await fullNameOf(member)).toBe(`Mel Repeated ${multipart}`);
     }
+  });
+});
+
+describe("JSON parameters on a real endpoint (subscribing creates channels)", () => {
+  const subscribedNames = async () => ok(await owner.api.get("/users/me/subscriptions")).subscriptions.map((channel: { name: string }) => channel.name);
+
+  test("a JSON list is read whether or not it has spaces, urlencoded or multipart", async () => {
+    ok(await owner.api.post("/users/me/subscriptions", { subscriptions: '[{"name": "json spaced"}, {"name":"json tight"}]' }));
+    ok(await owner.api.post("/users/me/subscriptions", { subscriptions: '[ {"name" : "json multipart"} ]' }, { multipart: true }));
+    expect(await subscribedNames()).toEqual(expect.arrayContaining(["json spaced", "json tight", "json multipart"]));
+  });
+
+  test("malformed JSON is a 400 naming the parameter, and changes nothing", async () => {
+    const response = await owner.api.post("/users/me/subscriptions", { subscriptions: '[{"name": "never created"}' });
+    expectError(response, "BAD_REQUEST");
+    expect(response.body).toMatchObject({ var_name: "subscriptions", msg: "Argument 'subscriptions' is not valid JSON." });
+    expect(await subscribedNames()).not.toContain("never created");
+  });
+
+  test("valid JSON of the wrong shape is a 400 saying where inside the parameter", async () => {
+    const response = await owner.api.post("/users/me/subscriptions", { subscriptions: '[{"title": "never created"}]' });
+    expectError(response, "BAD_REQUEST");
+    expect(response.body).toMatchObject({ var_name: "subscriptions", msg: "'subscriptions[0][name]' is missing" });
+    expect(await subscribedNames()).not.toContain("never created");
   });
 });
 

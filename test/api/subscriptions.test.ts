@@ -20,7 +20,7 @@ import { type Org, expectError, ok, seedOrg } from "../helpers/seed";
 let org: Org;
 beforeAll(async () => {
   org = await seedOrg();
-});
+}, 30_000);
 afterAll(() => org.server.dispose());
 
 const nothingChanged = async (attempt: () => Promise<void>) => {

@@ -203,6 +203,20 @@ describe("capability effects", () => {
     expect(deliver(placeholder, spec())).toEqual([{ type: "realm_user", op: "add", person: placeholder.person }]);
   });
 
+  test("client_gravatar on realm_user: null only where the receiver may see the address, and the internal mark never sent", () => {
+    const url = "https://secure.gravatar.com/avatar/abc?d=identicon&version=1";
+    const visible = { type: "realm_user", op: "add", person: { user_id: 3, delivery_email: "a@example.com", avatar_url: url } };
+    const hidden = { type: "realm_user", op: "add", person: { user_id: 3, delivery_email: null, avatar_url: url } };
+    expect(deliver(visible, spec({ clientGravatar: true }))[0].person.avatar_url).toBeNull();
+    expect(deliver(visible, spec())[0].person.avatar_url).toBe(url);
+    expect(deliver(hidden, spec({ clientGravatar: true }))[0].person.avatar_url).toBe(url);
+    const computable = { type: "realm_user", op: "update", person: { user_id: 3, avatar_url: url, avatar_version: 1 }, gravatar_computable: true };
+    expect(deliver(computable, spec({ clientGravatar: true }))).toEqual([{ type: "realm_user", op: "update", person: { user_id: 3, avatar_url: null, avatar_version: 1 } }]);
+    expect(deliver(computable, spec())).toEqual([{ type: "realm_user", op: "update", person: { user_id: 3, avatar_url: url, avatar_version: 1 } }]);
+    const notComputable = { type: "realm_user", op: "update", person: { user_id: 3, avatar_url: url, avatar_version: 1 } };
+    expect(deliver(notComputable, spec({ clientGravatar: true }))[0].person.avatar_url).toBe(url);
+  });
+
   test("include_deactivated_groups: without it a deactivation is a remove, a reactivation an add, and a dead group's updates vanish", () => {
     const deactivate = { type: "user_group", op: "update", group_id: 30, data: { deactivated: true } };
     const reactivate = { type: "user_group", op: "update", group_id: 30, data: { deactivated: false } };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, seedOrg, type Org } from "../helpers/seed";
-import { SEED_TIMEOUT_MS, register, setRealmSettings, systemGroupId, withDatabase } from "./support";
+import { SEED_TIMEOUT_MS, register, setRealmSettings, systemGroupId, withDatabase, type State } from "./support";
 
 let org: Org;
 
@@ -84,7 +84,7 @@ describe("POST /register: the response", () => {
   });
 
   test("client_gravatar: on by default, so Gravatar URLs are left to the client; off sends them", async () => {
-    const member = (state: { realm_users: Array<{ user_id: number; avatar_url: string | null }> }) => state.realm_users.find((user) => user.user_id === org.member2.id)!;
+    const member = (state: State) => (state.realm_users as Array<{ user_id: number; avatar_url: string | null }>).find((user) => user.user_id === org.member2.id)!;
     expect(member(await register(org.member, { fetch_event_types: ["realm_user"] })).avatar_url).toBeNull();
     expect(member(await register(org.member, { fetch_event_types: ["realm_user"], client_gravatar: true })).avatar_url).toBeNull();
     expect(member(await register(org.member, { fetch_event_types: ["realm_user"], client_gravatar: false })).avatar_url).toContain("gravatar.com");
@@ -111,7 +111,7 @@ describe("POST /register: the response", () => {
 
   test("realm_user_groups: system groups; deactivated groups only with include_deactivated_groups", async () => {
     withDatabase(org.server, (db) => db.run("INSERT INTO user_groups (name, description, deactivated) VALUES ('retired', 'gone', 1), ('designers', 'live', 0)"));
-    const names = (state: { realm_user_groups: Array<{ name: string }> }) => state.realm_user_groups.map((group) => group.name);
+    const names = (state: State) => (state.realm_user_groups as Array<{ name: string }>).map((group) => group.name);
     const plain = await register(org.member, { fetch_event_types: ["realm_user_groups"] });
     expect(names(plain)).toEqual(expect.arrayContaining(["role:everyone", "role:members", "role:owners", "designers"]));
     expect(names(plain)).not.toContain("retired");

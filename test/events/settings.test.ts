@@ -32,7 +32,7 @@ describe("PATCH /settings", () => {
       expect((await settingsOf(org.member))[name]).toEqual(value);
       const expected: Record<string, unknown> = { type: "user_settings", op: "update", property: name, value };
       if (languageName) expected.language_name = languageName;
-      expect(await pendingOf(org.member, queueId, SETTINGS_EVENTS)).toEqual([{ ...expected, id: expect.any(Number) }]);
+      expect<unknown>(await pendingOf(org.member, queueId, SETTINGS_EVENTS)).toEqual([{ ...expected, id: expect.any(Number) }]);
     });
   }
 
@@ -105,18 +105,21 @@ describe("PATCH /settings", () => {
     const addressEvents = async (person: Person) => (await pendingOf(person, queues.get(person)!, ["realm_user"])).map(({ id: _id, ...event }) => event.person);
     ok(await org.member.api.patch("/settings", { email_address_visibility: 3 }));
     const standIn = `user${org.member.id}@${(await register(org.member2, { fetch_event_types: ["realm"] })).realm_bot_domain}`;
+    // member2's client computes Gravatars (client_gravatar), which it no longer can: it gets the URL.
     expect(await addressEvents(org.member2)).toEqual([
       { user_id: org.member.id, delivery_email: null },
       { user_id: org.member.id, new_email: standIn },
+      { user_id: org.member.id, avatar_url: expect.stringContaining("gravatar.com"), avatar_version: 1 },
     ]);
     for (const person of [org.owner, org.admin, org.member]) expect(await addressEvents(person)).toEqual([]);
     const seen = (await register(org.member2, { fetch_event_types: ["realm_user"] })).realm_users.find((user: { user_id: number }) => user.user_id === org.member.id);
     expect(seen).toMatchObject({ email: standIn, delivery_email: null });
 
     ok(await org.member.api.patch("/settings", { email_address_visibility: 1 }));
-    expect((await addressEvents(org.member2)).slice(2)).toEqual([
+    expect((await addressEvents(org.member2)).slice(3)).toEqual([
       { user_id: org.member.id, delivery_email: org.member.email },
       { user_id: org.member.id, new_email: org.member.email },
+      { user_id: org.member.id, avatar_url: null, avatar_version: 1 },
     ]);
   });
 

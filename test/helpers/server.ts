@@ -13,6 +13,8 @@ export interface ServerOptions {
   dataDir?: string;
   /** Run a compiled binary instead of `bun src/main.ts`. */
   binary?: string;
+  /** Working directory of the process (the compiled binary must not need the checkout). */
+  cwd?: string;
 }
 
 /** The argv that runs the `parley` command from this checkout (or a given binary). */
@@ -25,8 +27,9 @@ export function tempDataDir(): string {
 }
 
 /** Runs `parley ARGS...` to completion. */
-export function runParley(args: string[], options: { env?: Record<string, string>; binary?: string } = {}) {
+export function runParley(args: string[], options: { env?: Record<string, string>; binary?: string; cwd?: string } = {}) {
   const result = Bun.spawnSync([...parleyCommand(options.binary), ...args], {
+    cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdout: "pipe",
     stderr: "pipe",
@@ -54,6 +57,7 @@ export class TestServer {
   private async launch() {
     this.output = "";
     const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", "0"], {
+      cwd: this.options.cwd,
       env: { ...process.env, PARLEY_LOG_LEVEL: "info", ...this.options.env },
       stdin: "ignore",
       stdout: "pipe",

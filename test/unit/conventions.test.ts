@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { conventions } from "../../src/http/conventions";
 import { success } from "../../src/http/errors";
@@ -20,9 +20,6 @@ const Lists = t.Object({
   content: t.Optional(t.String({ maxLength: 10 })),
 });
 
-// Keep the request log lines out of the test output.
-log.setLevel("warn");
-
 const app = new Elysia()
   .use(conventions)
   .post("/lists", ({ body }) => success({ got: body }), { body: Lists })
@@ -34,6 +31,17 @@ const app = new Elysia()
     // An error object that breaks whoever inspects it must not break the error handler.
     throw Object.defineProperty(new Error("x"), "stack", { get: () => { throw new Error("stack getter failed"); } });
   }, { query: t.Object({}) });
+
+// Keep the request log lines out of the test output.
+let quietRequestLog: ReturnType<typeof spyOn>;
+beforeAll(() => {
+  quietRequestLog = spyOn(log, "info").mockImplementation(() => {});
+});
+afterAll(async () => {
+  // Elysia runs afterResponse hooks (the request log) on a later tick: let them run muted.
+  await Bun.sleep(10);
+  quietRequestLog.mockRestore();
+});
 
 afterEach(() => {
   (log.error as unknown as { mockRestore?: () => void }).mockRestore?.();

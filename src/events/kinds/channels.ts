@@ -43,6 +43,8 @@ export interface SubscriptionAddEvent {
   type: "subscription";
   op: "add";
   subscriptions: ApiSubscription[];
+  /** Internal: an unarchived channel coming back for clients that had seen it deleted. */
+  for_unarchiving?: true;
 }
 
 export interface SubscriptionRemoveEvent {

@@ -13,6 +13,11 @@ export interface RealmUserUpdateEvent {
   type: "realm_user";
   op: "update";
   person: { user_id: number; new_email?: string } & Partial<Pick<ApiUser, "full_name" | "role" | "is_active" | "timezone" | "email" | "delivery_email" | "avatar_url" | "avatar_version">>;
+  /**
+   * The receivers may see the address a Gravatar avatar_url is computed from; the registry
+   * sends null instead to client_gravatar clients, and strips the mark.
+   */
+  gravatar_computable?: true;
 }
 
 /** To the bot's owner and the organization administrators only: it carries the API key. */

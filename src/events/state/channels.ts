@@ -27,23 +27,21 @@ export function subscriptionLists(db: Reader, user: User, options: SubscriptionL
   const channels = listChannels(db, { includeArchived: options.includeArchived });
   const viewer = channelViewer(db, user);
   const rows = new Map(listSubscriptionsOfUser(db, user.id).map((row) => [row.channelId, row]));
-  const shaper = new ChannelShaper(db, channels);
-  const subscribers = options.includeSubscribers ? activeSubscriberIds(db) : null;
-  const withSubscribers = <T extends ApiChannel | ApiSubscription>(shape: T, channel: Channel): T =>
-    subscribers ? { ...shape, subscribers: hasMetadataAccess(viewer, channel) ? (subscribers.get(channel.id) ?? []) : [] } : shape;
-  const personal = (shape: ApiSubscription) => (options.notificationSettingsNull ? shape : withInheritedNotifications(shape, user.settings));
-
-  const subscriptions: ApiSubscription[] = [];
-  const unsubscribed: ApiSubscription[] = [];
-  const never_subscribed: ApiChannel[] = [];
-  for (const channel of channels) {
-    const row = rows.get(channel.id);
-    if (row?.active) subscriptions.push(withSubscribers(personal(shaper.subscription(channel, row)), channel));
-    else if (!hasMetadataAccess(viewer, channel)) continue;
-    else if (row) unsubscribed.push(withSubscribers(personal(shaper.subscription(channel, row)), channel));
-    else never_subscribed.push(withSubscribers(shaper.channel(channel), channel));
-  }
-  return { subscriptions: byName(subscriptions), unsubscribed: byName(unsubscribed), never_subscribed: byName(never_subscribed) };
+  const joined = channels.filter((channel) => rows.get(channel.id)?.active);
+  // Channels one left or never joined are listed only while one may still see them.
+  const visible = channels.filter((channel) => !rows.get(channel.id)?.active && hasMetadataAccess(viewer, channel));
+  const shaper = new ChannelShaper(db, [...joined, ...visible]);
+  const subscribers = options.includeSubscribers ? activeSubscriberIds(db, [...joined, ...visible].map((c) => c.id)) : null;
+  const withSubscribers = <T extends ApiChannel | ApiSubscription>(shape: T): T => (subscribers ? { ...shape, subscribers: subscribers.get(shape.stream_id) ?? [] } : shape);
+  const personal = (channel: Channel) => {
+    const shape = shaper.subscription(channel, rows.get(channel.id)!);
+    return withSubscribers(options.notificationSettingsNull ? shape : withInheritedNotifications(shape, user.settings));
+  };
+  return {
+    subscriptions: byName(joined.map(personal)),
+    unsubscribed: byName(visible.filter((channel) => rows.has(channel.id)).map(personal)),
+    never_subscribed: byName(visible.filter((channel) => !rows.has(channel.id)).map((channel) => withSubscribers(shaper.channel(channel)))),
+  };
 }
 
 /** GET /users/me/subscriptions (spec 4.18): active channels only, notification settings as stored. */

@@ -3,6 +3,8 @@ import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import type { QueueSpec } from "../spec";
 import { defaultStreamsState, streamState, subscriptionState } from "./channels";
+import { starredMessagesState, unreadMsgsState } from "./messageFlags";
+import { maxMessageIdState, recentPrivateConversationsState, userTopicsState } from "./messages";
 import { realmBotState } from "./realmBots";
 import { realmState } from "./realm";
 import { realmUserState } from "./realmUsers";
@@ -46,6 +48,11 @@ const SECTIONS: Record<string, Section> = {
   subscription: { spectators: false, build: subscriptionState },
   stream: { spectators: false, build: streamState },
   default_streams: { spectators: false, build: defaultStreamsState },
+  message: { spectators: false, build: maxMessageIdState },
+  recent_private_conversations: { spectators: false, build: recentPrivateConversationsState },
+  user_topic: { spectators: false, build: userTopicsState },
+  update_message_flags: { spectators: false, build: unreadMsgsState },
+  starred_messages: { spectators: false, build: starredMessagesState },
 };
 
 /** The sections asked for (null: all); names this server does not know are ignored. */

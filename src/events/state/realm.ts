@@ -29,11 +29,6 @@ function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) 
 /** Settings this server does not make configurable, at the values it behaves by. */
 const FIXED_REALM_FIELDS = {
   realm_default_language: "en",
-  realm_allow_message_editing: true,
-  realm_message_content_edit_limit_seconds: 600,
-  realm_message_content_delete_limit_seconds: null,
-  realm_move_messages_within_stream_limit_seconds: 604800,
-  realm_move_messages_between_streams_limit_seconds: 604800,
   realm_message_edit_history_visibility_policy: "all",
   realm_allow_edit_history: true,
   realm_require_unique_names: false,

@@ -1,0 +1,141 @@
+/**
+ * Event queue benchmark (npm run bench:events), through the real HTTP path:
+ *  1. 1,000 queues long-polling at once; a settings change publishes one event to all of them;
+ *     latency from sending the change to each long-poll's answer, p50/p99 over many rounds.
+ *  2. Resident memory per idle queue: server RSS before and after registering 10,000 queues.
+ * The server runs as its own process, as in production; this process is the clients.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import type { Subprocess } from "bun";
+import { ApiClient } from "../test/helpers/client";
+import { OWNER, login, ok, type Person } from "../test/helpers/seed";
+import { parleyCommand, runParley, tempDataDir } from "../test/helpers/server";
+
+const POLLERS = 1_000;
+const ROUNDS = 20;
+const IDLE_QUEUES = 10_000;
+const REGISTER_CONCURRENCY = 50;
+
+// Bun's fetch allows 256 requests in flight by default; 1,000 long-polls need more. The limit is
+// read at start-up, so the script runs itself again with it raised.
+if (!process.env.BUN_CONFIG_MAX_HTTP_REQUESTS) {
+  const child = Bun.spawn([process.execPath, import.meta.path], { env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "4096" }, stdout: "inherit", stderr: "inherit" });
+  process.exit(await child.exited);
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  const dataDir = tempDataDir();
+  const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
+  if (init.exitCode !== 0) throw new Error(init.stderr);
+  const child: Subprocess<"ignore", "pipe", "inherit"> = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"], {
+    env: { ...process.env, PARLEY_LOG_LEVEL: "warn", BUN_CONFIG_MAX_HTTP_REQUESTS: "" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = child.stdout.getReader();
+  let output = "";
+  while (!/listening on (http:\/\/\S+:\d+)/.test(output)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server did not start: ${output}`);
+    output += new TextDecoder().decode(value);
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    url: /listening on (http:\/\/\S+:\d+)/.exec(output)![1],
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGKILL");
+      await child.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const residentKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+
+async function inBatches(count: number, size: number, task: (index: number) => Promise<unknown>) {
+  for (let start = 0; start < count; start += size) await Promise.all(Array.from({ length: Math.min(size, count - start) }, (_, i) => task(start + i)));
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** One client per queue: long-polls, and on each answer records when it came and polls again. */
+function startPoller(owner: Person, queueId: string, onEvent: () => void) {
+  let lastEventId = -1;
+  let running = true;
+  void (async () => {
+    while (running) {
+      const body = ok(await owner.api.get("/events", { queue_id: queueId, last_event_id: lastEventId }));
+      if (body.events.length === 0) continue;
+      lastEventId = body.events.at(-1).id;
+      if (body.events.some((event: { type: string }) => event.type === "user_settings")) onEvent();
+    }
+  })();
+  return () => (running = false);
+}
+
+async function latencyBench() {
+  const server = await startServer();
+  const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
+  const queueIds: string[] = [];
+  await inBatches(POLLERS, REGISTER_CONCURRENCY, async () => queueIds.push(ok(await owner.api.post("/register", { event_types: ["user_settings"], fetch_event_types: [] })).queue_id));
+
+  let sentAt = 0;
+  let received: number[] = [];
+  let allReceived = () => {};
+  const stops = queueIds.map((queueId) =>
+    startPoller(owner, queueId, () => {
+      received.push(performance.now() - sentAt);
+      if (received.length === POLLERS) allReceived();
+    }),
+  );
+  const samples: number[] = [];
+  let enterSends = false;
+  // Round 0 warms up (JIT, connections) and is not counted.
+  for (let round = 0; round <= ROUNDS; round++) {
+    await Bun.sleep(300); // every poller has re-polled and is parked again
+    received = [];
+    const done = new Promise<void>((resolve) => (allReceived = resolve));
+    sentAt = performance.now();
+    ok(await owner.api.patch("/settings", { enter_sends: (enterSends = !enterSends) }));
+    await done;
+    if (round > 0) samples.push(...received);
+  }
+  stops.forEach((stop) => stop());
+  await server.stop();
+  samples.sort((a, b) => a - b);
+  return { samples: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples.at(-1)! };
+}
+
+async function memoryBench() {
+  const server = await startServer();
+  const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
+  const register = () => owner.api.post("/register", {}).then(ok);
+  // Warm up: code paths compiled and pools allocated before the baseline is taken.
+  await inBatches(500, REGISTER_CONCURRENCY, async () => ok(await owner.api.delete("/events", { queue_id: (await register()).queue_id })));
+  await Bun.sleep(2000);
+  const before = residentKb(server.pid);
+  await inBatches(IDLE_QUEUES, REGISTER_CONCURRENCY, register);
+  await Bun.sleep(2000);
+  const after = residentKb(server.pid);
+  await server.stop();
+  return { beforeMb: before / 1024, afterMb: after / 1024, perQueueKb: (after - before) / IDLE_QUEUES };
+}
+
+const latency = await latencyBench();
+console.log(`${POLLERS} long-polling queues, ${ROUNDS} rounds of one event to all (${latency.samples} deliveries):`);
+console.log(`  send-to-delivery latency p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms (target p99 < 50 ms)`);
+const memory = await memoryBench();
+console.log(`${IDLE_QUEUES} idle queues (full register each):`);
+console.log(`  server RSS ${memory.beforeMb.toFixed(1)} MB -> ${memory.afterMb.toFixed(1)} MB, ${memory.perQueueKb.toFixed(2)} KB per queue (target < 10 KB)`);

@@ -1,0 +1,175 @@
+import { eq, inArray } from "drizzle-orm";
+import type { ChannelViewer } from "../access/channels";
+import { messageAudience, visibleMessagesInTopic } from "../access/messages";
+import { activeSubscriberIds, type Channel } from "../db/channels";
+import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
+import { writeBits } from "../db/messageState";
+import type { Realm } from "../db/realm";
+import type { Tx } from "../db/types";
+import { users, type User } from "../db/users";
+import { topicKeyOf } from "../db/userTopics";
+import type { UpdateMessageEvent } from "../events/kinds/messageEdits";
+import { applyMentions } from "../messages/mentionRules";
+import { announceMove, announceResolution } from "../messages/moveNotices";
+import { carryReadState, flagsOnMessage } from "../messages/moveReadState";
+import type { Destination } from "../messages/recipients";
+import type { RenderResult } from "../render/markdown";
+import { topicLinks } from "../render/topicLinks";
+import { refreshFirstMessageId } from "./firstMessageId";
+
+/** Carrying out an edit editMessage.ts planned and checked: rows, flags, events, notices. */
+
+export type PropagateMode = "change_one" | "change_later" | "change_all";
+
+export interface ContentChange {
+  content: string;
+  rendered: RenderResult;
+}
+
+export interface MovePlan {
+  toChannel: Channel;
+  /** The new topic; undefined when only the channel changes. */
+  topic: string | undefined;
+  propagateMode: PropagateMode;
+  /** Set when the edit only resolves or unresolves the topic, which is not counted as a move. */
+  resolution: "resolved" | "unresolved" | null;
+  /** The messages that move, oldest first (the target among them). */
+  moved: Message[];
+}
+
+export interface EditPlan {
+  realm: Realm;
+  editor: User;
+  viewer: ChannelViewer;
+  editTime: number;
+  target: Message;
+  /** The target's channel; undefined for a direct message. */
+  fromChannel: Channel | undefined;
+  content: ContentChange | undefined;
+  move: MovePlan | undefined;
+  notify: { oldThread: boolean; newThread: boolean };
+}
+
+const MENTION_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED;
+
+export function applyEdit(tx: Tx, plan: EditPlan) {
+  const { target, fromChannel, move, editor } = plan;
+  const affected = move?.moved ?? [target];
+  const before = messageAudience(tx, fromChannel, affected);
+  const channelMove = move && move.toChannel.id !== fromChannel!.id ? move : undefined;
+  const toChannel = move?.toChannel ?? fromChannel;
+  let after = before;
+  let losing: number[] = [];
+  let toRecipientId = target.recipientId;
+  if (channelMove) {
+    toRecipientId = channelRecipient(tx, channelMove.toChannel.id).id;
+    after = messageAudience(tx, channelMove.toChannel, affected);
+    const gaining = after.filter((id) => !before.includes(id));
+    losing = before.filter((id) => !after.includes(id));
+    carryReadState(tx, affected, target.recipientId, toRecipientId, { keeping: after.filter((id) => before.includes(id)), gaining, losing });
+  }
+  if (plan.content) updateMentionFlags(tx, plan, plan.content, before);
+  rewriteMessages(tx, plan, affected, toRecipientId);
+
+  const recipients = [...new Set([...after, editor.id])];
+  const canBeUnread = new Set(toChannel ? (activeSubscriberIds(tx, [toChannel.id]).get(toChannel.id) ?? []) : before);
+  const flagsByUser = flagsOnMessage(tx, { id: target.id, recipientId: toRecipientId }, recipients, canBeUnread);
+  tx.emit(updateEvent(plan, affected), recipients, { flagsByUser });
+  const leavers = losing.filter((id) => id !== editor.id);
+  if (leavers.length > 0) {
+    const ids = affected.map((message) => message.id);
+    tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: fromChannel!.id, topic: target.topic }, leavers);
+  }
+  if (channelMove) refreshFirstMessageIds(tx, fromChannel!, channelMove.toChannel, affected);
+  if (move) announce(tx, plan, move);
+}
+
+/** Mentions follow the content: mention flags are recomputed for everyone the message reached. */
+function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audience: number[]) {
+  const { target, fromChannel, realm, editor } = plan;
+  const recipientIds = [...new Set([...audience, target.senderId])];
+  const destination: Destination = fromChannel
+    ? { kind: "channel", channel: fromChannel, recipientId: target.recipientId, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] }
+    : { kind: "direct", participants: tx.select().from(users).where(inArray(users.id, audience)).all(), recipientId: target.recipientId };
+  const bits = applyMentions(tx, editor, realm, content.rendered, destination, target.topic, recipientIds);
+  const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
+  for (const userId of new Set([...stored.keys(), ...bits.keys()])) {
+    const old = stored.get(userId) ?? 0;
+    const next = (old & ~MENTION_BITS) | (bits.get(userId) ?? 0);
+    if (next !== old) writeBits(tx, userId, target, next);
+  }
+}
+
+/** Each affected row gets its changes and an edit_history entry (newest first, spec 2.3). */
+function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipientId: number) {
+  const { target, content, move, editor, editTime, fromChannel } = plan;
+  for (const message of affected) {
+    const entry: EditHistoryEntry = { user_id: editor.id, timestamp: editTime };
+    const changes: Partial<NewMessage> = {};
+    if (content && message.id === target.id) {
+      entry.prev_content = message.content;
+      entry.prev_rendered_content = message.renderedContent;
+      const { rendered } = content;
+      Object.assign(changes, { content: content.content, renderedContent: rendered.html, isMeMessage: rendered.isMeMessage, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: rendered.hasAttachment, lastEditTime: editTime });
+    }
+    if (move && move.toChannel.id !== fromChannel!.id) {
+      Object.assign(entry, { prev_stream: fromChannel!.id, stream: move.toChannel.id });
+      Object.assign(changes, { channelId: move.toChannel.id, recipientId: toRecipientId });
+    }
+    if (move?.topic !== undefined) {
+      Object.assign(entry, { prev_topic: message.topic, topic: move.topic });
+      Object.assign(changes, { topic: move.topic, topicKey: topicKeyOf(move.topic) });
+    }
+    // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
+    if (move && move.resolution === null) changes.lastMovedTime = editTime;
+    changes.editHistory = [entry, ...(message.editHistory ?? [])];
+    tx.update(messages).set(changes).where(eq(messages.id, message.id)).run();
+  }
+}
+
+function updateEvent(plan: EditPlan, affected: Message[]): UpdateMessageEvent {
+  const { target, fromChannel, move, content } = plan;
+  const event: UpdateMessageEvent = {
+    type: "update_message",
+    user_id: plan.editor.id,
+    rendering_only: false,
+    message_id: target.id,
+    message_ids: affected.map((message) => message.id).sort((a, b) => a - b),
+    flags: [],
+    edit_timestamp: plan.editTime,
+  };
+  if (fromChannel) Object.assign(event, { stream_name: fromChannel.name, stream_id: fromChannel.id });
+  if (move) Object.assign(event, { propagate_mode: move.propagateMode, orig_subject: target.topic });
+  if (move && move.toChannel.id !== fromChannel!.id) event.new_stream_id = move.toChannel.id;
+  // Linkifiers come with a later feature; until then only bare URLs in topics become links.
+  if (move?.topic !== undefined) Object.assign(event, { subject: move.topic, topic_links: topicLinks(move.topic, []) });
+  if (content) {
+    Object.assign(event, {
+      orig_content: target.content,
+      orig_rendered_content: target.renderedContent,
+      content: content.content,
+      rendered_content: content.rendered.html,
+      is_me_message: content.rendered.isMeMessage,
+    });
+  }
+  return event;
+}
+
+function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: Message[]) {
+  const ids = moved.map((message) => message.id);
+  if (from.firstMessageId !== null && ids.includes(from.firstMessageId)) refreshFirstMessageId(tx, from);
+  if (to.firstMessageId === null || Math.min(...ids) < to.firstMessageId) refreshFirstMessageId(tx, to);
+}
+
+function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
+  const { editor, target, fromChannel } = plan;
+  const topic = move.topic ?? target.topic;
+  if (move.resolution) {
+    announceResolution(tx, editor, move.toChannel, topic, move.resolution === "resolved");
+    return;
+  }
+  if (!plan.notify.oldThread && !plan.notify.newThread) return;
+  const wholeTopic = move.propagateMode === "change_all" || visibleMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey).length === 0;
+  const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.moved.length, target, wholeTopic };
+  announceMove(tx, plan.realm, editor, thread, plan.notify);
+}

@@ -1,0 +1,59 @@
+import { inArray } from "drizzle-orm";
+import type { ChannelViewer } from "../access/channels";
+import { holdsPermission } from "../access/groupSettings";
+import { accessMessage, messageAudience } from "../access/messages";
+import type { Channel } from "../db/channels";
+import { messages, type Message } from "../db/messages";
+import { getRealm } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { findUserById, type User } from "../db/users";
+import type { DeleteMessageEvent } from "../events/kinds/messageEdits";
+import { badRequest } from "../http/errors";
+import { refreshFirstMessageId } from "./firstMessageId";
+
+/** Deleting messages for good: one message by its sender or a moderator-like role, or a topic's batch. */
+
+const NO_PERMISSION = "You don't have permission to delete this message";
+
+export function deleteMessage(user: User, messageId: number, now = Math.floor(Date.now() / 1000)) {
+  write((tx) => {
+    const { message, channel, viewer } = accessMessage(tx, user, messageId, { modifying: true });
+    checkCanDelete(tx, viewer, message, now);
+    deleteMessages(tx, user, [message], channel);
+  });
+}
+
+/**
+ * Anyone in can_delete_any_message_group deletes anything they can see. Others delete only
+ * their own messages and their bots', if in can_delete_own_message_group and within
+ * message_content_delete_limit_seconds.
+ */
+function checkCanDelete(tx: Tx, viewer: ChannelViewer, message: Message, now: number) {
+  const { settings } = getRealm(tx);
+  const { user, groupIds } = viewer;
+  if (holdsPermission(user, settings.can_delete_any_message_group, { allowInternet: false, allowNobody: true, allowEveryone: false }, groupIds)) return;
+  const ownOrOwnBots = message.senderId === user.id || findUserById(tx, message.senderId)?.botOwnerId === user.id;
+  if (!ownOrOwnBots) throw badRequest(NO_PERMISSION);
+  if (!holdsPermission(user, settings.can_delete_own_message_group, { allowInternet: false, allowNobody: true, allowEveryone: true }, groupIds)) throw badRequest(NO_PERMISSION);
+  const limit = settings.message_content_delete_limit_seconds;
+  if (limit !== null && now - message.dateSent > limit) throw badRequest("The time limit for deleting this message has passed");
+}
+
+/**
+ * Deletes messages of one conversation (for a channel, of one topic) and tells everyone who
+ * could see them, plus the actor, who may be an administrator outside the channel. Reactions
+ * and flags go with the rows (ON DELETE CASCADE).
+ */
+export function deleteMessages(tx: Tx, actor: User, doomed: Message[], channel: Channel | undefined) {
+  if (doomed.length === 0) return;
+  const sample = doomed[0];
+  const ids = doomed.map((message) => message.id).sort((a, b) => a - b);
+  const audience = messageAudience(tx, channel, doomed);
+  tx.delete(messages).where(inArray(messages.id, ids)).run();
+  const event: DeleteMessageEvent = channel
+    ? { type: "delete_message", message_ids: ids, message_type: "stream", stream_id: channel.id, topic: sample.topic }
+    : { type: "delete_message", message_ids: ids, message_type: "private" };
+  tx.emit(event, [...audience, actor.id]);
+  if (channel && channel.firstMessageId !== null && ids.includes(channel.firstMessageId)) refreshFirstMessageId(tx, channel);
+}

@@ -1,0 +1,64 @@
+import { and, desc, eq, lt } from "drizzle-orm";
+import { accessChannel } from "../access/channels";
+import { channelMessageVisibility } from "../access/messages";
+import { messages } from "../db/messages";
+import { getRealm } from "../db/realm";
+import { write } from "../db/transaction";
+import type { User } from "../db/users";
+import { topicKeyOf } from "../db/userTopics";
+import { ApiError } from "../http/errors";
+import { NO_TOPIC } from "../messages/content";
+import { isAdministrator } from "../model/roles";
+import { deleteMessages } from "./deleteMessage";
+
+/**
+ * POST /streams/{id}/delete_topic (spec 4.11): the topic's messages go in batches, newest
+ * first, each batch its own transaction, so a huge topic neither holds the write lock for long
+ * nor loses its progress. When the time budget runs out the client is told `complete: false`
+ * and repeats the call. Between batches the event loop serves other requests.
+ */
+
+export interface TopicDeletionLimits {
+  budgetMs: number;
+  batchSize: number;
+}
+
+let limits: TopicDeletionLimits = { budgetMs: 5000, batchSize: 1000 };
+
+/** Set once at startup from the configuration (tests shrink both). */
+export function configureTopicDeletion(configured: TopicDeletionLimits) {
+  limits = { budgetMs: configured.budgetMs, batchSize: Math.max(1, Math.floor(configured.batchSize)) };
+}
+
+/** The stored topic a client means: the empty topic's display names mean "" (spec convention 5). */
+export function topicFromClient(topic: string, emptyTopicDisplayName: string): string {
+  return topic === NO_TOPIC || topic === emptyTopicDisplayName ? "" : topic;
+}
+
+export async function deleteTopic(user: User, channelId: number, topicName: string): Promise<{ complete: boolean }> {
+  if (!isAdministrator(user.role)) throw new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+  const deadline = Date.now() + limits.budgetMs;
+  // Messages the caller cannot see stay; the cursor steps past them.
+  let below = Number.MAX_SAFE_INTEGER;
+  for (;;) {
+    const finished = write((tx) => {
+      // Checked again per batch: the caller's access may change between batches.
+      const { channel, viewer } = accessChannel(tx, user, channelId, "content");
+      const topicKey = topicKeyOf(topicFromClient(topicName, getRealm(tx).settings.empty_topic_display_name));
+      const batch = tx
+        .select()
+        .from(messages)
+        .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), lt(messages.id, below)))
+        .orderBy(desc(messages.id))
+        .limit(limits.batchSize)
+        .all();
+      if (batch.length > 0) below = batch[batch.length - 1].id;
+      // In a channel with protected history an administrator deletes only what they received.
+      deleteMessages(tx, user, batch.filter(channelMessageVisibility(tx, viewer, channel)), channel);
+      return batch.length < limits.batchSize;
+    });
+    if (finished) return { complete: true };
+    if (Date.now() >= deadline) return { complete: false };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

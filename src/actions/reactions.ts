@@ -1,0 +1,108 @@
+import { accessMessage, messageAudience } from "../access/messages";
+import { getRealm, realmHost } from "../db/realm";
+import { type EmojiKey, REACTION_TYPES, type Reaction, type ReactionType, deleteReaction, findReaction, findReactionWithEmoji, insertReaction } from "../db/reactions";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import type { User } from "../db/users";
+import type { ReactionEvent } from "../events/kinds/messageEdits";
+import { ApiError, badRequest } from "../http/errors";
+import { Role } from "../model/roles";
+import { emojiCodeForName, extraEmojiCodeForName, isExtraEmojiCode, isKnownUnicodeEmoji } from "../render/emoji";
+import { canSeeDeliveryEmail, standInEmail } from "../shapes/users";
+
+/** Emoji reactions (spec 2.4, 4.13): adding one, or a vote for one already there; removing one's own. */
+
+export interface ReactionInput {
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+}
+
+function reactionType(value: string): ReactionType {
+  if (!(REACTION_TYPES as readonly string[]).includes(value)) throw badRequest("Invalid emoji type.");
+  return value as ReactionType;
+}
+
+/** The emoji a bare name means: the built-in extra emoji first, then Unicode (no custom emoji exist yet). */
+function emojiForName(name: string): EmojiKey {
+  const extra = extraEmojiCodeForName(name);
+  if (extra !== undefined) return { emojiCode: extra, reactionType: "svc_extra_emoji" };
+  const unicode = emojiCodeForName(name);
+  if (unicode !== undefined) return { emojiCode: unicode, reactionType: "unicode_emoji" };
+  throw badRequest(`Emoji '${name}' does not exist`);
+}
+
+/** Why a code cannot start a new reaction in its namespace, or null when it can. */
+function invalidCode(key: EmojiKey): string | null {
+  switch (key.reactionType) {
+    case "realm_emoji":
+      return "Invalid custom emoji.";
+    case "svc_extra_emoji":
+      return isExtraEmojiCode(key.emojiCode) ? null : "Invalid emoji code.";
+    case "unicode_emoji":
+      return isKnownUnicodeEmoji(key.emojiCode) ? null : "Invalid emoji code.";
+  }
+}
+
+function checkNewEmoji(name: string, key: EmojiKey) {
+  const problem = invalidCode(key);
+  if (problem) throw badRequest(problem);
+  const nameMatches = key.reactionType === "svc_extra_emoji" ? extraEmojiCodeForName(name) === key.emojiCode : emojiCodeForName(name) === key.emojiCode;
+  if (!nameMatches) throw badRequest("Invalid emoji name.");
+}
+
+export function addReaction(user: User, messageId: number, input: ReactionInput & { emoji_name: string }) {
+  write((tx) => {
+    const { message, channel } = accessMessage(tx, user, messageId, { modifying: true });
+    const key =
+      input.emoji_code === undefined || input.reaction_type === undefined
+        ? emojiForName(input.emoji_name)
+        : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type) };
+    if (findReaction(tx, message.id, user.id, key)) throw new ApiError("REACTION_ALREADY_EXISTS", "Reaction already exists.");
+    // Reacting with an emoji someone already used is a vote for their reaction: it keeps its
+    // name (and stays valid even if that emoji could no longer start a new reaction).
+    const existing = findReactionWithEmoji(tx, message.id, key);
+    if (!existing) checkNewEmoji(input.emoji_name, key);
+    const reaction = insertReaction(tx, { messageId: message.id, userId: user.id, emojiName: existing?.emojiName ?? input.emoji_name, ...key });
+    emitReaction(tx, "add", reaction, user, messageAudience(tx, channel, [message]));
+  });
+}
+
+export function removeReaction(user: User, messageId: number, input: ReactionInput) {
+  write((tx) => {
+    const { message, channel } = accessMessage(tx, user, messageId, { modifying: true });
+    if (input.emoji_code === undefined && input.emoji_name === undefined) {
+      throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
+    }
+    // The code identifies the emoji exactly (names may have been remapped since); a name alone
+    // is looked up as for a new reaction.
+    const key =
+      input.emoji_code === undefined
+        ? emojiForName(input.emoji_name!)
+        : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type ?? "unicode_emoji") };
+    const reaction = findReaction(tx, message.id, user.id, key);
+    if (!reaction) {
+      const problem = input.emoji_code === undefined ? null : invalidCode(key);
+      throw problem ? badRequest(problem) : new ApiError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
+    }
+    deleteReaction(tx, reaction.id);
+    emitReaction(tx, "remove", reaction, user, messageAudience(tx, channel, [message]));
+  });
+}
+
+/** Everyone who hears of the message's changes, and the reactor, who may not be subscribed. */
+function emitReaction(tx: Tx, op: ReactionEvent["op"], reaction: Reaction, user: User, audience: number[]) {
+  // The deprecated `user` object goes to everyone alike, so it shows the address anyone may see.
+  const email = canSeeDeliveryEmail({ id: 0, role: Role.GUEST }, user) ? user.email : standInEmail(user.id, realmHost(getRealm(tx)));
+  const event: ReactionEvent = {
+    type: "reaction",
+    op,
+    message_id: reaction.messageId,
+    emoji_name: reaction.emojiName,
+    emoji_code: reaction.emojiCode,
+    reaction_type: reaction.reactionType,
+    user_id: user.id,
+    user: { user_id: user.id, email, full_name: user.fullName },
+  };
+  tx.emit(event, [...audience, user.id]);
+}

@@ -1,0 +1,143 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { ChannelAudience } from "../access/channels";
+import { channels, findSubscription } from "../db/channels";
+import { Flag, messageFlags, messages, type Message } from "../db/messages";
+import { getRealm, type Realm } from "../db/realm";
+import { read, write } from "../db/transaction";
+import type { Reader, Tx } from "../db/types";
+import type { User } from "../db/users";
+import { topicKeyOf } from "../db/userTopics";
+import { badRequest } from "../http/errors";
+import { isHumanClient } from "../messages/client";
+import { renderForSending } from "../messages/compose";
+import { normalizeContent, normalizeTopic } from "../messages/content";
+import { emitMessage } from "../messages/delivery";
+import { applyMentions } from "../messages/mentionRules";
+import { type Address, type ChannelDestination, parseAddress, resolveDestination } from "../messages/recipients";
+import { applyVisibilityChanges, mentionedVisibilityChanges, senderVisibilityChange, type TopicInSending } from "../messages/topicVisibility";
+import type { RenderResult } from "../render/markdown";
+import { apiFlags } from "../shapes/messages";
+import { now } from "./users";
+
+/** POST /messages parameters (spec 4.1), as the route decoded them. */
+export interface SendMessageRequest {
+  type: string;
+  to: string;
+  content: string;
+  /** Required for channel messages; ignored for direct messages. */
+  topic?: string;
+  /** The sending client's name (see messages/client.ts). */
+  client: string;
+  readBySender?: boolean;
+  queueId?: string;
+  localId?: string;
+}
+
+export interface SendMessageResult {
+  id: number;
+  /** Present only when sending followed or unmuted the topic for the sender. */
+  automatic_new_visibility_policy?: number;
+}
+
+/** A message checked and rendered, ready for the transaction that stores it. */
+interface Draft {
+  address: Address;
+  content: string;
+  topic: string;
+  rendered: RenderResult;
+  client: string;
+  readBySender: boolean;
+  localEcho?: { queueId: string; localId: string };
+}
+
+function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageRequest): Draft {
+  const address = parseAddress(request.type, request.to);
+  if (request.queueId !== undefined && request.localId === undefined) throw badRequest("Missing 'local_id' argument");
+  const content = normalizeContent(request.content);
+  const topic = address.kind === "channel" ? normalizeTopic(request.topic, realm.settings) : "";
+  return {
+    address,
+    content,
+    topic,
+    rendered: renderForSending(db, sender, realm, content),
+    client: request.client,
+    readBySender: request.readBySender ?? isHumanClient(request.client),
+    localEcho: request.queueId !== undefined ? { queueId: request.queueId, localId: request.localId! } : undefined,
+  };
+}
+
+/**
+ * POST /messages. Checking and rendering happen before the transaction; the transaction
+ * resolves the recipient with the sender's permissions, stores the message with its few flag
+ * rows, and emits the events that go out once it commits.
+ */
+export function sendMessage(sender: User, request: SendMessageRequest): SendMessageResult {
+  const draft = read((db) => prepare(db, sender, getRealm(db), request));
+  return write((tx) => store(tx, sender, draft));
+}
+
+/** Sends from inside another action's transaction (the notification bot's announcements). */
+export function sendMessageInTransaction(tx: Tx, sender: User, request: SendMessageRequest): SendMessageResult {
+  return store(tx, sender, prepare(tx, sender, getRealm(tx), request));
+}
+
+function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
+  const realm = getRealm(tx);
+  const destination = resolveDestination(tx, sender, realm, draft.address);
+  const isChannel = destination.kind === "channel";
+  const recipientIds = isChannel ? [...new Set([...destination.subscriberIds, sender.id])] : destination.participants.map((user) => user.id);
+  const bits = applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
+  if (draft.readBySender) bits.set(sender.id, (bits.get(sender.id) ?? 0) | Flag.READ);
+
+  const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: findSubscription(tx, sender.id, destination.channel.id)?.isMuted ?? false } : null;
+  // Bots have no one to show followed topics to.
+  const senderChange = where && !sender.isBot ? senderVisibilityChange(tx, sender, where) : null;
+  const sentAt = now();
+  const message = insertMessage(tx, sender, draft, destination.recipientId, isChannel ? destination.channel.id : null, sentAt);
+  const flagRows = [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags }));
+  if (flagRows.length > 0) tx.insert(messageFlags).values(flagRows).run();
+  if (isChannel) recordFirstMessage(tx, destination, message.id);
+  if (where) {
+    const changes = [...(senderChange ? [senderChange] : []), ...mentionedVisibilityChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
+    applyVisibilityChanges(tx, where, changes, sentAt);
+  }
+
+  const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
+  emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
+  return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
+}
+
+function insertMessage(tx: Tx, sender: User, draft: Draft, recipientId: number, channelId: number | null, sentAt: number): Message {
+  const { rendered } = draft;
+  return tx
+    .insert(messages)
+    .values({
+      recipientId,
+      channelId,
+      topic: draft.topic,
+      topicKey: topicKeyOf(draft.topic),
+      senderId: sender.id,
+      content: draft.content,
+      renderedContent: rendered.html,
+      client: draft.client,
+      dateSent: sentAt,
+      isMeMessage: rendered.isMeMessage,
+      hasLink: rendered.hasLink,
+      hasImage: rendered.hasImage,
+      hasAttachment: rendered.hasAttachment,
+    })
+    .returning()
+    .get();
+}
+
+/** A channel's first message becomes its first_message_id, which everyone who sees the channel is told. */
+function recordFirstMessage(tx: Tx, destination: ChannelDestination, messageId: number) {
+  const { channel } = destination;
+  if (channel.firstMessageId !== null) return;
+  tx.update(channels)
+    .set({ firstMessageId: messageId })
+    .where(and(eq(channels.id, channel.id), isNull(channels.firstMessageId)))
+    .run();
+  const audience = new ChannelAudience(tx).withMetadataAccess(channel, destination.subscriberIds);
+  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: messageId }, audience);
+}

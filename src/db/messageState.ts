@@ -1,0 +1,299 @@
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { activeChannelIdsOfUser, channels } from "./channels";
+import { Flag, type Message, messageFlags, readMarks, recipients } from "./messages";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/**
+ * Per-user message state over the sparse model of db/messages.ts (read marks plus exception
+ * rows): who received what, whether it is read, and the writes that keep both small.
+ *
+ * Who received a channel message is recorded as subscription periods: one row per stretch of
+ * time a user was subscribed to a channel, as the range of message IDs sent meanwhile,
+ * (startsAfter, endsAt]. In a channel whose history is not public to subscribers a user sees
+ * only messages in their periods (or sent by them), as in the reference, where only received
+ * messages have a per-user row. Periods are kept for every channel, so a channel made private
+ * later still shows each subscriber what they received; other messages are "historical".
+ *
+ * Unread invariant (the reference's): only messages in subscribed channels and in the user's
+ * direct-message conversations can be unread. Subscribing puts the read mark at the newest
+ * message (history is not unread); unsubscribing marks the channel read.
+ */
+export const subscriptionPeriods = sqliteTable(
+  "subscription_periods",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id),
+    /** The newest message ID when the period began: later messages were received. */
+    startsAfter: integer("starts_after").notNull(),
+    /** The newest message ID when it ended; null while subscribed. */
+    endsAt: integer("ends_at"),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.channelId, table.startsAfter] }), index("subscription_periods_channel").on(table.channelId)],
+);
+
+export type SubscriptionPeriod = typeof subscriptionPeriods.$inferSelect;
+
+/** What per-user state is computed from: a message's identity and conversation. */
+export type MessageKey = Pick<Message, "id" | "recipientId" | "channelId" | "senderId">;
+
+export interface UserChannel {
+  userId: number;
+  channelId: number;
+}
+
+/** The newest message ID, or 0 before the first message. */
+export function maxMessageId(db: Reader): number {
+  return db.get<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)?.id ?? 0;
+}
+
+export function channelRecipientIds(db: Reader, channelIds: number[]): Map<number, number> {
+  if (channelIds.length === 0) return new Map();
+  const rows = db.select({ id: recipients.id, channelId: recipients.channelId }).from(recipients).where(inArray(recipients.channelId, channelIds)).all();
+  return new Map(rows.map((row) => [row.channelId!, row.id]));
+}
+
+// ---- Subscription periods and read marks ----
+
+/** Opens a period for each pair and puts its read mark at the newest message. */
+export function recordSubscribed(db: Reader, pairs: UserChannel[]) {
+  const newest = maxMessageId(db);
+  for (const { userId, channelId } of pairs) {
+    db.insert(subscriptionPeriods)
+      .values({ userId, channelId, startsAfter: newest, endsAt: null })
+      // Left and rejoined with no message in between: the same period goes on.
+      .onConflictDoUpdate({ target: [subscriptionPeriods.userId, subscriptionPeriods.channelId, subscriptionPeriods.startsAfter], set: { endsAt: null } })
+      .run();
+  }
+  raiseChannelMarks(db, pairs, newest);
+}
+
+/** Closes each pair's period and marks the channel read, hand-set unread marks included. */
+export function recordUnsubscribed(db: Reader, pairs: UserChannel[]) {
+  const newest = maxMessageId(db);
+  for (const { userId, channelId } of pairs) {
+    db.update(subscriptionPeriods)
+      .set({ endsAt: newest })
+      .where(and(eq(subscriptionPeriods.userId, userId), eq(subscriptionPeriods.channelId, channelId), isNull(subscriptionPeriods.endsAt)))
+      .run();
+  }
+  for (const { userId, recipientId } of raiseChannelMarks(db, pairs, newest)) {
+    clearBits(db, userId, Flag.READ | Flag.UNREAD, eq(messageFlags.recipientId, recipientId));
+  }
+}
+
+/** Raises the marks of channels that have a recipient (only those can have messages). */
+function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number): Array<{ userId: number; recipientId: number }> {
+  const recipientOf = channelRecipientIds(db, [...new Set(pairs.map((pair) => pair.channelId))]);
+  const raised = pairs.flatMap(({ userId, channelId }) => {
+    const recipientId = recipientOf.get(channelId);
+    return recipientId === undefined ? [] : [{ userId, recipientId }];
+  });
+  for (const { userId, recipientId } of raised) raiseMark(db, userId, recipientId, upTo);
+  return raised;
+}
+
+/** Moves a read mark up to `upTo`; a mark never moves down. */
+export function raiseMark(db: Reader, userId: number, recipientId: number, upTo: number) {
+  db.insert(readMarks)
+    .values({ userId, recipientId, readUpTo: upTo })
+    .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } })
+    .run();
+}
+
+export function marksOf(db: Reader, userId: number, recipientIds: number[]): Map<number, number> {
+  if (recipientIds.length === 0) return new Map();
+  const rows = db
+    .select({ recipientId: readMarks.recipientId, upTo: readMarks.readUpTo })
+    .from(readMarks)
+    .where(and(eq(readMarks.userId, userId), inArray(readMarks.recipientId, recipientIds)))
+    .all();
+  return new Map(rows.map((row) => [row.recipientId, row.upTo]));
+}
+
+/** A user's subscription periods in these channels. */
+export function periodsOf(db: Reader, userId: number, channelIds: number[]): SubscriptionPeriod[] {
+  if (channelIds.length === 0) return [];
+  return db
+    .select()
+    .from(subscriptionPeriods)
+    .where(and(eq(subscriptionPeriods.userId, userId), inArray(subscriptionPeriods.channelId, channelIds)))
+    .all();
+}
+
+// ---- Flag rows ----
+
+/** Stored flag bits of a user for these messages (absent: 0). */
+export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<number, number> {
+  const result = new Map<number, number>();
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const rows = db
+      .select({ messageId: messageFlags.messageId, flags: messageFlags.flags })
+      .from(messageFlags)
+      .where(and(eq(messageFlags.userId, userId), inArray(messageFlags.messageId, messageIds.slice(i, i + 500))))
+      .all();
+    for (const row of rows) result.set(row.messageId, row.flags);
+  }
+  return result;
+}
+
+/** Stores a message's bits for a user: a row only while some bit is set. */
+export function writeBits(db: Reader, userId: number, message: MessageKey, bits: number) {
+  if (bits === 0) {
+    db.delete(messageFlags)
+      .where(and(eq(messageFlags.userId, userId), eq(messageFlags.messageId, message.id)))
+      .run();
+    return;
+  }
+  db.insert(messageFlags)
+    .values({ userId, messageId: message.id, recipientId: message.recipientId, flags: bits })
+    .onConflictDoUpdate({ target: [messageFlags.userId, messageFlags.messageId], set: { flags: bits } })
+    .run();
+}
+
+/** Clears bits on a user's rows matching `where`, deleting rows left without flags. */
+export function clearBits(db: Reader, userId: number, bits: number, where?: SQL) {
+  const mine = and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where);
+  db.update(messageFlags)
+    .set({ flags: sql`${messageFlags.flags} & ${~bits}` })
+    .where(mine)
+    .run();
+  db.delete(messageFlags)
+    .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0)))
+    .run();
+}
+
+// ---- Read state ----
+
+/** Everything deciding a user's read state and flags for a batch of messages. */
+export interface StateOfMessages {
+  bits: Map<number, number>;
+  marks: Map<number, number>;
+  subscribed: Set<number>;
+  periods: SubscriptionPeriod[];
+}
+
+export function stateOf(db: Reader, userId: number, list: MessageKey[]): StateOfMessages {
+  const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
+  return {
+    bits: bitsOf(db, userId, list.map((m) => m.id)),
+    marks: marksOf(db, userId, [...new Set(list.map((m) => m.recipientId))]),
+    subscribed: activeChannelIdsOfUser(db, userId),
+    periods: periodsOf(db, userId, channelIds),
+  };
+}
+
+/** Whether the message is read: an exception bit, else the mark; unsubscribed channels are all read. */
+export function isRead(state: StateOfMessages, message: MessageKey): boolean {
+  const bits = state.bits.get(message.id) ?? 0;
+  if (bits & Flag.READ) return true;
+  if (bits & Flag.UNREAD) return false;
+  if (message.channelId !== null && !state.subscribed.has(message.channelId)) return true;
+  return message.id <= (state.marks.get(message.recipientId) ?? 0);
+}
+
+/** Whether the user received the message (sent, or was subscribed or a participant when it was sent). */
+export function wasReceived(periods: SubscriptionPeriod[], userId: number, message: MessageKey): boolean {
+  if (message.channelId === null || message.senderId === userId) return true;
+  return inPeriods(periods, message.channelId, message.id);
+}
+
+/** Whether a channel message was sent during one of the periods. */
+export const inPeriods = (periods: SubscriptionPeriod[], channelId: number, messageId: number) =>
+  periods.some((period) => period.channelId === channelId && messageId > period.startsAfter && (period.endsAt === null || messageId <= period.endsAt));
+
+/** Whether marking the message unread is allowed: unread messages live only in subscribed channels and DMs. */
+export const canBeUnread = (state: StateOfMessages, message: MessageKey) => message.channelId === null || state.subscribed.has(message.channelId);
+
+/**
+ * After read bits were set above a mark, moves the mark up over the read prefix and drops
+ * the READ bits it now covers, so exception rows stay few.
+ */
+export function advanceMarks(db: Reader, userId: number, recipientIds: Iterable<number>) {
+  for (const recipientId of new Set(recipientIds)) {
+    const mark = marksOf(db, userId, [recipientId]).get(recipientId) ?? 0;
+    const row = db.get<{ first_unread: number | null; newest: number | null }>(sql`
+      SELECT
+        (SELECT min(m.id) FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
+           AND m.id NOT IN (SELECT f.message_id FROM message_flags f
+                            WHERE f.user_id = ${userId} AND f.recipient_id = ${recipientId} AND (f.flags & ${Flag.READ}) != 0)) AS first_unread,
+        (SELECT max(id) FROM messages WHERE recipient_id = ${recipientId}) AS newest`);
+    const upTo = row?.first_unread != null ? row.first_unread - 1 : (row?.newest ?? mark);
+    if (upTo <= mark) continue;
+    raiseMark(db, userId, recipientId, upTo);
+    clearBits(db, userId, Flag.READ, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
+  }
+}
+
+/**
+ * The user's unread messages as an SQL subquery of IDs: above the mark in each conversation
+ * they can have unread messages in, or marked unread by hand, and not marked read by hand.
+ */
+export function unreadIdsSql(userId: number): SQL {
+  return sql`SELECT id FROM (
+      SELECT m.id AS id FROM (
+          SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
+          UNION ALL
+          SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
+        ) t
+        JOIN messages m ON m.recipient_id = t.rid
+          AND m.id > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = t.rid), 0)
+      UNION
+      SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.UNREAD}) != 0
+    ) WHERE id NOT IN (SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.READ}) != 0)`;
+}
+
+/** An unread message with what unread listings need. */
+export interface UnreadRow {
+  id: number;
+  recipientId: number;
+  channelId: number | null;
+  topic: string;
+  topicKey: string;
+  senderId: number;
+  bits: number;
+}
+
+/** The user's newest unread messages (optionally only those matching `where` on `messages m`), newest first. */
+export function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number } = {}): UnreadRow[] {
+  const rows = db.all<{ id: number; recipient_id: number; channel_id: number | null; topic: string; topic_key: string; sender_id: number; bits: number | null }>(sql`
+    SELECT m.id, m.recipient_id, m.channel_id, m.topic, m.topic_key, m.sender_id, f.flags AS bits
+    FROM messages m LEFT JOIN message_flags f ON f.user_id = ${userId} AND f.message_id = m.id
+    WHERE m.id IN (${unreadIdsSql(userId)}) ${options.where ? sql`AND ${options.where}` : sql``}
+    ORDER BY m.id DESC ${options.limit !== undefined ? sql`LIMIT ${options.limit}` : sql``}`);
+  return rows.map((row) => ({
+    id: row.id,
+    recipientId: row.recipient_id,
+    channelId: row.channel_id,
+    topic: row.topic,
+    topicKey: row.topic_key,
+    senderId: row.sender_id,
+    bits: row.bits ?? 0,
+  }));
+}
+
+/** IDs of the messages the user starred, oldest first. */
+export function starredIds(db: Reader, userId: number): number[] {
+  return db
+    .select({ id: messageFlags.messageId })
+    .from(messageFlags)
+    .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${Flag.STARRED}) != 0`))
+    .orderBy(messageFlags.messageId)
+    .all()
+    .map((row) => row.id);
+}
+
+/** Conversations the user can have unread messages in: their DMs and subscribed channels. */
+export function unreadCapableRecipientIds(db: Reader, userId: number): number[] {
+  return db
+    .all<{ rid: number }>(sql`
+      SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
+      UNION
+      SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1`)
+    .map((row) => row.rid);
+}

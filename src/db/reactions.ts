@@ -1,0 +1,95 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ApiReaction } from "../shapes/messages";
+import { messages } from "./messages";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/** The three emoji namespaces of spec 2.4; emoji_code is only unique within one. */
+export const REACTION_TYPES = ["unicode_emoji", "realm_emoji", "svc_extra_emoji"] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** One user's emoji reaction to one message; deleting the message takes its reactions along. */
+export const reactions = sqliteTable(
+  "reactions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    emojiName: text("emoji_name").notNull(),
+    emojiCode: text("emoji_code").notNull(),
+    reactionType: text("reaction_type").$type<ReactionType>().notNull(),
+  },
+  (table) => [
+    // The name is not part of identity: two names for one code are one reaction (a "vote").
+    uniqueIndex("reactions_identity").on(table.messageId, table.userId, table.emojiCode, table.reactionType),
+    index("reactions_message_code").on(table.messageId, table.emojiCode, table.reactionType),
+  ],
+);
+
+export type Reaction = typeof reactions.$inferSelect;
+
+/** What identifies a reaction within a message, apart from who made it. */
+export interface EmojiKey {
+  emojiCode: string;
+  reactionType: ReactionType;
+}
+
+export function findReaction(db: Reader, messageId: number, userId: number, key: EmojiKey): Reaction | undefined {
+  return db
+    .select()
+    .from(reactions)
+    .where(
+      and(
+        eq(reactions.messageId, messageId),
+        eq(reactions.userId, userId),
+        eq(reactions.emojiCode, key.emojiCode),
+        eq(reactions.reactionType, key.reactionType),
+      ),
+    )
+    .get();
+}
+
+/** Anyone's reaction with this emoji on the message: a new one joins it under the same name. */
+export function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiKey): Reaction | undefined {
+  return db
+    .select()
+    .from(reactions)
+    .where(and(eq(reactions.messageId, messageId), eq(reactions.emojiCode, key.emojiCode), eq(reactions.reactionType, key.reactionType)))
+    .orderBy(asc(reactions.id))
+    .get();
+}
+
+export function insertReaction(db: Reader, values: typeof reactions.$inferInsert): Reaction {
+  return db.insert(reactions).values(values).returning().get();
+}
+
+export function deleteReaction(db: Reader, id: number) {
+  db.delete(reactions).where(eq(reactions.id, id)).run();
+}
+
+export const reactionToApi = (reaction: Reaction): ApiReaction => ({
+  emoji_name: reaction.emojiName,
+  emoji_code: reaction.emojiCode,
+  reaction_type: reaction.reactionType,
+  user_id: reaction.userId,
+});
+
+/** Reactions of many messages at once, oldest first, for shaping message objects. */
+export function reactionsForMessages(db: Reader, messageIds: number[]): Map<number, ApiReaction[]> {
+  const result = new Map<number, ApiReaction[]>(messageIds.map((id) => [id, []]));
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const rows = db
+      .select()
+      .from(reactions)
+      .where(inArray(reactions.messageId, messageIds.slice(i, i + 500)))
+      .orderBy(asc(reactions.id))
+      .all();
+    for (const row of rows) result.get(row.messageId)!.push(reactionToApi(row));
+  }
+  return result;
+}

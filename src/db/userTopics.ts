@@ -1,0 +1,68 @@
+import { and, asc, eq, ne } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/** A user's visibility policy for a topic (reference: update-user-topic). */
+export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export type VisibilityPolicy = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
+
+/**
+ * Per-user, per-topic settings (muted, unmuted, followed). A row exists only while its policy
+ * is not INHERIT. Topics match case-insensitively, so the key is the lower-cased topic; the
+ * topic as last written is kept for display.
+ */
+export const userTopics = sqliteTable(
+  "user_topics",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id),
+    topicKey: text("topic_key").notNull(),
+    topic: text("topic").notNull(),
+    visibilityPolicy: integer("visibility_policy").notNull(),
+    lastUpdated: integer("last_updated").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.channelId, table.topicKey] }), index("user_topics_channel_topic").on(table.channelId, table.topicKey)],
+);
+
+export type UserTopic = typeof userTopics.$inferSelect;
+
+export const topicKeyOf = (topic: string) => topic.toLowerCase();
+
+export function findUserTopic(db: Reader, userId: number, channelId: number, topic: string): UserTopic | undefined {
+  return db
+    .select()
+    .from(userTopics)
+    .where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic))))
+    .get();
+}
+
+/** Sets a policy (INHERIT removes the row). */
+export function setUserTopic(db: Reader, row: Omit<UserTopic, "topicKey">) {
+  const key = { userId: row.userId, channelId: row.channelId, topicKey: topicKeyOf(row.topic) };
+  if (row.visibilityPolicy === VisibilityPolicy.INHERIT) {
+    db.delete(userTopics)
+      .where(and(eq(userTopics.userId, key.userId), eq(userTopics.channelId, key.channelId), eq(userTopics.topicKey, key.topicKey)))
+      .run();
+    return;
+  }
+  const values = { ...row, ...key };
+  db.insert(userTopics)
+    .values(values)
+    .onConflictDoUpdate({ target: [userTopics.userId, userTopics.channelId, userTopics.topicKey], set: values })
+    .run();
+}
+
+export function listUserTopicsOf(db: Reader, userId: number): UserTopic[] {
+  return db
+    .select()
+    .from(userTopics)
+    .where(and(eq(userTopics.userId, userId), ne(userTopics.visibilityPolicy, VisibilityPolicy.INHERIT)))
+    .orderBy(asc(userTopics.channelId), asc(userTopics.topicKey))
+    .all();
+}

@@ -1,0 +1,15 @@
+import { starredIds } from "../../db/messageState";
+import type { Reader } from "../../db/types";
+import { unreadMsgs } from "../../messages/unread";
+import type { UserStateContext } from "./index";
+
+/** unread_msgs, kept up to date by message and update_message_flags events. */
+export function unreadMsgsState(db: Reader, { viewer, spec, realm }: UserStateContext) {
+  const emptyTopicName = spec.capabilities.empty_topic_name ? null : realm.settings.empty_topic_display_name;
+  return { unread_msgs: unreadMsgs(db, viewer.id, emptyTopicName) };
+}
+
+/** starred_messages, kept up to date by update_message_flags events for the starred flag. */
+export function starredMessagesState(db: Reader, { viewer }: UserStateContext) {
+  return { starred_messages: starredIds(db, viewer.id) };
+}

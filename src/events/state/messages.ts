@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import type { Reader } from "../../db/types";
+import { listUserTopicsOf } from "../../db/userTopics";
+import type { UserStateContext } from "./index";
+
+/**
+ * Snapshot sections kept up to date by message and user_topic events: max_message_id,
+ * recent_private_conversations and user_topics.
+ */
+
+/** How many conversations recent_private_conversations lists at most. */
+const RECENT_CONVERSATIONS_LIMIT = 1000;
+
+/**
+ * The newest message the user received: in a channel they are subscribed to, or a conversation
+ * they are in. Each recipient's newest message is one index lookup (messages_recipient), so
+ * this stays cheap however many messages there are.
+ */
+export function maxMessageIdState(db: Reader, { viewer }: UserStateContext) {
+  const row = db.get<{ newest: number | null }>(sql`
+    WITH received(id) AS (
+      SELECT rc.id FROM recipients rc JOIN subscriptions s ON s.channel_id = rc.channel_id WHERE s.user_id = ${viewer.id} AND s.active = 1
+      UNION SELECT recipient_id FROM recipient_users WHERE user_id = ${viewer.id}
+    )
+    SELECT max((SELECT max(id) FROM messages WHERE recipient_id = received.id)) AS newest FROM received`);
+  return { max_message_id: row?.newest ?? -1 };
+}
+
+/** The user's direct-message conversations, newest first, each with its other members. */
+export function recentPrivateConversationsState(db: Reader, { viewer }: UserStateContext) {
+  const conversations = db.all<{ id: number; newest: number }>(sql`
+    SELECT id, newest FROM (
+      SELECT recipient_id AS id, (SELECT max(id) FROM messages WHERE recipient_id = ru.recipient_id) AS newest
+      FROM recipient_users ru WHERE user_id = ${viewer.id}
+    ) WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ${RECENT_CONVERSATIONS_LIMIT}`);
+  const members = new Map<number, number[]>(conversations.map((conversation) => [conversation.id, []]));
+  if (conversations.length > 0) {
+    const rows = db.all<{ recipient_id: number; user_id: number }>(sql`
+      SELECT recipient_id, user_id FROM recipient_users
+      WHERE recipient_id IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${viewer.id}) AND user_id != ${viewer.id}
+      ORDER BY user_id`);
+    for (const row of rows) members.get(row.recipient_id)?.push(row.user_id);
+  }
+  return {
+    recent_private_conversations: conversations.map((conversation) => ({ max_message_id: conversation.newest, user_ids: members.get(conversation.id)! })),
+  };
+}
+
+/** user_topics; the empty topic under its display name for clients without empty_topic_name. */
+export function userTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
+  const shown = (topic: string) => (topic === "" && !spec.capabilities.empty_topic_name ? realm.settings.empty_topic_display_name : topic);
+  return {
+    user_topics: listUserTopicsOf(db, viewer.id).map((row) => ({
+      stream_id: row.channelId,
+      topic_name: shown(row.topic),
+      visibility_policy: row.visibilityPolicy,
+      last_updated: row.lastUpdated,
+    })),
+  };
+}

@@ -1,0 +1,80 @@
+import { inArray } from "drizzle-orm";
+import type { Message } from "../db/messages";
+import type { Realm } from "../db/realm";
+import type { Tx } from "../db/types";
+import { users, type User } from "../db/users";
+import type { DeliveryOptions } from "../events/types";
+import { Role } from "../model/roles";
+import { messageFields, messageViewerIn, type MessageParts } from "../shapes/messages";
+import { canSeeDeliveryEmail, type Viewer } from "../shapes/users";
+import type { Destination } from "./recipients";
+
+/**
+ * The message event of a send. One event normally serves every recipient; only when the
+ * message shows someone whose e-mail address is not public (the sender, or a participant of a
+ * direct message) do recipients who may see it and those who may not get separate copies.
+ */
+
+export interface SentMessage {
+  message: Message;
+  sender: User;
+  destination: Destination;
+  /** Everyone whose queues get the event: the channel's subscribers or the conversation, and the sender. */
+  recipientIds: number[];
+  /** Recipients' flags; those without an entry have none. */
+  flagsByUser: Map<number, string[]>;
+  localEcho?: { queueId: string; localId: string };
+}
+
+/** Someone reached only through all_public_streams: shown what any non-recipient may see. */
+const OUTSIDER: Viewer = { id: 0, role: Role.GUEST };
+
+const hasPublicEmail = (user: User) => user.isBot || user.settings.email_address_visibility === 1;
+
+interface Copy {
+  viewer: Viewer;
+  userIds: number[];
+}
+
+/** Recipients grouped by which of the shown users' addresses they may see. */
+function copiesByEmailVisibility(tx: Tx, sent: SentMessage, shown: User[]): Map<string, Copy> {
+  const restricted = shown.filter((user) => !hasPublicEmail(user));
+  const keyOf = (viewer: Viewer) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
+  const copies = new Map<string, Copy>();
+  if (restricted.length === 0) {
+    copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
+    return copies;
+  }
+  const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, sent.recipientIds)).all();
+  for (const viewer of viewers) {
+    const key = keyOf(viewer);
+    const copy = copies.get(key);
+    if (copy) copy.userIds.push(viewer.id);
+    else copies.set(key, { viewer, userIds: [viewer.id] });
+  }
+  return copies;
+}
+
+export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {
+  const { destination, sender } = sent;
+  const isChannel = destination.kind === "channel";
+  const parts: MessageParts = {
+    message: sent.message,
+    sender,
+    recipient: isChannel ? { channelName: destination.channel.name } : { users: destination.participants },
+  };
+  const shown = isChannel ? [sender] : [sender, ...destination.participants.filter((user) => user.id !== sender.id)];
+  const copies = copiesByEmailVisibility(tx, sent, shown);
+  const publicChannel = isChannel && !destination.channel.inviteOnly;
+  const outsiderKey = shown.filter((user) => !hasPublicEmail(user)).map((user) => (canSeeDeliveryEmail(OUTSIDER, user) ? "1" : "0")).join("");
+  if (publicChannel && !copies.has(outsiderKey)) copies.set(outsiderKey, { viewer: OUTSIDER, userIds: [] });
+
+  const options: DeliveryOptions = { flagsByUser: sent.flagsByUser, localEcho: sent.localEcho };
+  for (const [key, copy] of copies) {
+    const message = messageFields(parts, messageViewerIn(realm, copy.viewer));
+    const event = { type: "message" as const, message, flags: [], gravatar_computable: canSeeDeliveryEmail(copy.viewer, sender) };
+    const reachesOutsiders = publicChannel && key === outsiderKey;
+    const addressedElsewhere = reachesOutsiders && copies.size > 1 ? new Set(sent.recipientIds.filter((id) => !copy.userIds.includes(id))) : undefined;
+    tx.emit(event, copy.userIds, { ...options, publicChannel: reachesOutsiders, addressedElsewhere });
+  }
+}

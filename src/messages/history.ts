@@ -1,0 +1,149 @@
+import { and, asc, desc, eq, gt, inArray, lt, min, type SQL, sql } from "drizzle-orm";
+import { channelViewer } from "../access/channels";
+import { type Message, messages } from "../db/messages";
+import { type MessageKey, stateOf, isRead, wasReceived, unreadIdsSql } from "../db/messageState";
+import { getRealm, realmHost } from "../db/realm";
+import type { Reader } from "../db/types";
+import type { User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { apiFlags, type ApiMessage, messageToApi, messageViewerIn } from "../shapes/messages";
+import type { NarrowTerm } from "./narrow";
+import { narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
+import { loadMessageParts } from "./parts";
+import { highlightHtml, highlightTopic } from "./search";
+
+/**
+ * GET /messages (reference: get-messages): the messages matching a narrow around an anchor,
+ * or a given list of IDs, each with the caller's flags, shaped as the client asked.
+ */
+
+/** The reference's stand-in for "after every message": anchor "newest". */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export type Anchor = number | "newest" | "oldest" | "first_unread";
+
+export interface ClientOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+export interface RangeRequest {
+  /** Undefined: the narrow's `near` operand, else an error. */
+  anchor?: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+}
+
+/** The anchor as a message ID: "oldest" 0, "newest" and beyond the largest ID LARGER_THAN_MAX_MESSAGE_ID. */
+export function resolveAnchor(db: Reader, anchor: Anchor, where: SQL, userId: number): number {
+  if (anchor === "oldest") return 0;
+  if (anchor === "newest") return LARGER_THAN_MAX_MESSAGE_ID;
+  if (anchor === "first_unread") {
+    const row = db.select({ id: min(messages.id) }).from(messages).where(and(where, sql`${messages.id} IN (${unreadIdsSql(userId)})`)).get();
+    return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  }
+  return Math.min(Math.max(anchor, 0), LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+/** Parses the anchor parameter's text ("newest", "oldest", "first_unread" or an integer). */
+export function parseAnchor(raw: string): Anchor {
+  const text = raw.trim().replace(/^"(.*)"$/, "$1");
+  if (text === "newest" || text === "oldest" || text === "first_unread") return text;
+  if (!/^-?[0-9]{1,30}$/.test(text)) throw badRequest("Invalid anchor");
+  return Number(text);
+}
+
+export interface Window {
+  rows: Message[];
+  anchor: number;
+  found_anchor: boolean;
+  found_newest: boolean;
+  found_oldest: boolean;
+}
+
+/**
+ * Up to numBefore messages before the anchor, the anchor itself, up to numAfter after it.
+ * Each side fetches one more row than it returns, so found_oldest/found_newest are exact.
+ */
+export function fetchWindow(db: Reader, where: SQL, anchor: number, range: RangeRequest): Window {
+  const toLeft = anchor === 0;
+  const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const before = toLeft ? [] : db.select().from(messages).where(and(where, lt(messages.id, anchor))).orderBy(desc(messages.id)).limit(range.numBefore + 1).all();
+  const after = toRight ? [] : db.select().from(messages).where(and(where, gt(messages.id, anchor))).orderBy(asc(messages.id)).limit(range.numAfter + 1).all();
+  const at = range.includeAnchor && !toLeft && !toRight ? db.select().from(messages).where(and(where, eq(messages.id, anchor))).get() : undefined;
+  return {
+    rows: [...before.slice(0, range.numBefore).reverse(), ...(at ? [at] : []), ...after.slice(0, range.numAfter)],
+    anchor,
+    found_anchor: at !== undefined,
+    found_oldest: before.length <= range.numBefore,
+    found_newest: after.length <= range.numAfter,
+  };
+}
+
+/** The caller's flags for each message, with "historical" for channel messages they did not receive. */
+export function flagsFor(db: Reader, userId: number, list: MessageKey[]): Map<number, string[]> {
+  const state = stateOf(db, userId, list);
+  return new Map(
+    list.map((message) => {
+      const flags = apiFlags(state.bits.get(message.id) ?? 0, isRead(state, message));
+      if (!wasReceived(state.periods, userId, message)) flags.push("historical");
+      return [message.id, flags];
+    }),
+  );
+}
+
+/** Message objects for the caller, with flags, and the search highlights when the narrow searched. */
+export function shapeMessages(db: Reader, user: User, list: Message[], query: Pick<NarrowQuery, "search">, options: ClientOptions): ApiMessage[] {
+  const realm = getRealm(db);
+  const view = {
+    ...messageViewerIn(realm, user),
+    applyMarkdown: options.applyMarkdown,
+    clientGravatar: options.clientGravatar,
+    allowEmptyTopicName: options.allowEmptyTopicName,
+    emptyTopicDisplayName: realm.settings.empty_topic_display_name,
+  };
+  const flags = flagsFor(db, user.id, list);
+  return loadMessageParts(db, list).map((parts) => {
+    const shaped: ApiMessage & { match_content?: string; match_subject?: string } = messageToApi(parts, view, flags.get(parts.message.id));
+    if (query.search) {
+      shaped.match_content = highlightHtml(parts.message.renderedContent, query.search);
+      shaped.match_subject = highlightTopic(shaped.subject, query.search);
+    }
+    return shaped;
+  });
+}
+
+export function narrowFor(db: Reader, user: User, narrow: NarrowTerm[], scope?: NarrowScope): NarrowQuery {
+  const realm = getRealm(db);
+  const context = { viewer: channelViewer(db, user), realmHost: realmHost(realm), emptyTopicDisplayName: realm.settings.empty_topic_display_name };
+  return narrowQuery(db, context, narrow, scope);
+}
+
+/** The anchor-and-range form of GET /messages. */
+export function getMessageRange(db: Reader, user: User, narrow: NarrowTerm[], range: RangeRequest, options: ClientOptions) {
+  if (range.numBefore + range.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const query = narrowFor(db, user, narrow);
+  const requested = range.anchor ?? query.near ?? undefined;
+  if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
+  const window = fetchWindow(db, query.where, resolveAnchor(db, requested, query.where, user.id), range);
+  return {
+    messages: shapeMessages(db, user, window.rows, query, options),
+    anchor: window.anchor,
+    found_anchor: window.found_anchor,
+    found_newest: window.found_newest,
+    found_oldest: window.found_oldest,
+    // Nothing is hidden for plan reasons here, so history is never limited.
+    history_limited: false,
+  };
+}
+
+/** The message_ids form: those of the IDs that exist, the caller may read and match the narrow. */
+export function getMessagesById(db: Reader, user: User, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
+  if (messageIds.length > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const query = narrowFor(db, user, narrow, "readable");
+  const rows = messageIds.length === 0 ? [] : db.select().from(messages).where(and(query.where, inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
+  return { messages: shapeMessages(db, user, rows, query, options), history_limited: false };
+}

@@ -1,0 +1,74 @@
+import { and, eq } from "drizzle-orm";
+import { findGroupById, isUserInGroup, recursiveMemberIds } from "../db/groups";
+import { Flag, messages } from "../db/messages";
+import type { Realm } from "../db/realm";
+import type { Reader } from "../db/types";
+import type { User } from "../db/users";
+import { topicKeyOf } from "../db/userTopics";
+import { ApiError, badRequest } from "../http/errors";
+import { SystemGroup } from "../model/roles";
+import type { RenderResult } from "../render/markdown";
+import type { Destination } from "./recipients";
+
+/**
+ * Who a message's mentions reach, and which mentions the sender may make: wildcards in big
+ * channels and topics need can_mention_many_users_group; a group mention needs the group's
+ * can_mention_group (reference: check_user_group_mention_allowed and the wildcard checks).
+ */
+
+/** Above this many subscribers (or topic participants) a wildcard mention needs permission. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+/** Users who sent a message in a topic, the sender of the new one included. */
+function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Set<number> {
+  const rows = db
+    .selectDistinct({ id: messages.senderId })
+    .from(messages)
+    .where(and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKeyOf(topic))))
+    .all();
+  return new Set([...rows.map((row) => row.id), senderId]);
+}
+
+/**
+ * Checks the sender's right to the message's mentions and returns the flag bits they give
+ * the message's recipients (`recipientIds`). Throws the spec's wildcard errors.
+ */
+export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: Destination, topic: string, recipientIds: readonly number[]): Map<number, number> {
+  const bits = new Map<number, number>();
+  const recipients = new Set(recipientIds);
+  const add = (userIds: Iterable<number>, flag: number) => {
+    for (const id of userIds) if (recipients.has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
+  };
+  const maySpeakToMany = () => isUserInGroup(db, sender.id, realm.settings.can_mention_many_users_group);
+
+  if (destination.kind === "channel" && rendered.wildcard === "channel") {
+    if (destination.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !maySpeakToMany()) {
+      throw new ApiError("STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.");
+    }
+    add(destination.subscriberIds, Flag.STREAM_WILDCARD_MENTIONED);
+  }
+  if (destination.kind === "channel" && rendered.wildcard === "topic") {
+    const participants = topicParticipants(db, destination.channel.id, topic, sender.id);
+    if (participants.size > WILDCARD_MENTION_THRESHOLD && !maySpeakToMany()) {
+      throw new ApiError("TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.");
+    }
+    add(participants, Flag.TOPIC_WILDCARD_MENTIONED);
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    checkGroupMentionAllowed(db, sender, groupId);
+    add(recursiveMemberIds(db, groupId), Flag.MENTIONED | Flag.GROUP_MENTIONED);
+  }
+  add(rendered.mentionedUserIds, Flag.MENTIONED);
+  return bits;
+}
+
+function checkGroupMentionAllowed(db: Reader, sender: User, groupId: number) {
+  const group = findGroupById(db, groupId);
+  if (!group || group.canMentionGroup === null) return;
+  const mentioners = findGroupById(db, group.canMentionGroup);
+  if (mentioners?.isSystemGroup && mentioners.name === SystemGroup.EVERYONE) return;
+  // The notification bot speaks for no one: it may mention only groups everyone may.
+  if (sender.isSystemBot || !isUserInGroup(db, sender.id, group.canMentionGroup)) {
+    throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+  }
+}

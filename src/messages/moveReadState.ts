@@ -1,0 +1,86 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { Flag, messageFlags, readMarks, type Message } from "../db/messages";
+import { type MessageKey, writeBits } from "../db/messageState";
+import type { Reader } from "../db/types";
+import { apiFlags } from "../shapes/messages";
+
+/**
+ * Read state across a move between channels. A message's read state is relative to the read
+ * mark of its conversation (db/messageState.ts), so when messages change conversation each
+ * user's READ/UNREAD exception bits are rewritten against the new mark: those who could see
+ * them before keep what they had, those who gain them find them read (as the reference marks
+ * them), and those who lose them lose their flags on them too.
+ */
+
+const READ_BITS = Flag.READ | Flag.UNREAD;
+
+function marksFor(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
+  if (userIds.length === 0) return new Map();
+  const rows = db
+    .select({ userId: readMarks.userId, upTo: readMarks.readUpTo })
+    .from(readMarks)
+    .where(and(eq(readMarks.recipientId, recipientId), inArray(readMarks.userId, userIds)))
+    .all();
+  return new Map(rows.map((row) => [row.userId, row.upTo]));
+}
+
+/** Flag bits of these messages, by "user:message". */
+function bitsFor(db: Reader, messageIds: number[]): Map<string, number> {
+  const bits = new Map<string, number>();
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
+    for (const row of rows) bits.set(`${row.userId}:${row.messageId}`, row.flags);
+  }
+  return bits;
+}
+
+const isReadAgainst = (bits: number, messageId: number, mark: number) => (bits & Flag.READ) !== 0 || ((bits & Flag.UNREAD) === 0 && messageId <= mark);
+
+export interface MoveAudiences {
+  /** Could see the messages before and still can. */
+  keeping: number[];
+  gaining: number[];
+  losing: number[];
+}
+
+/** Rewrites flag rows for messages that moved from `fromRecipientId` to `toRecipientId` (rows not yet re-pointed). */
+export function carryReadState(db: Reader, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
+  const ids = moved.map((message) => message.id);
+  const bits = bitsFor(db, ids);
+  const oldMarks = marksFor(db, fromRecipientId, audiences.keeping);
+  const newMarks = marksFor(db, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
+  const rewrite = (userId: number, message: MessageKey, read: boolean) => {
+    const before = bits.get(`${userId}:${message.id}`) ?? 0;
+    const mark = newMarks.get(userId) ?? 0;
+    const after = (before & ~READ_BITS) | (read && message.id > mark ? Flag.READ : 0) | (!read && message.id <= mark ? Flag.UNREAD : 0);
+    if (after !== before) writeBits(db, userId, { ...message, recipientId: toRecipientId }, after);
+  };
+  for (const userId of audiences.keeping) {
+    const mark = oldMarks.get(userId) ?? 0;
+    for (const message of moved) rewrite(userId, message, isReadAgainst(bits.get(`${userId}:${message.id}`) ?? 0, message.id, mark));
+  }
+  for (const userId of audiences.gaining) for (const message of moved) rewrite(userId, message, true);
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    if (audiences.losing.length > 0) db.delete(messageFlags).where(and(inArray(messageFlags.userId, audiences.losing), inArray(messageFlags.messageId, chunk))).run();
+    db.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
+  }
+}
+
+/**
+ * Each user's flags on one message, for the update_message event. `subscribed`: users for whom
+ * the message can be unread (channel subscribers, DM participants); for anyone else it is read.
+ */
+export function flagsOnMessage(db: Reader, message: Pick<Message, "id" | "recipientId">, userIds: number[], subscribed: Set<number>): Map<number, string[]> {
+  const marks = marksFor(db, message.recipientId, userIds);
+  const rows = db.select().from(messageFlags).where(eq(messageFlags.messageId, message.id)).all();
+  const bits = new Map(rows.map((row) => [row.userId, row.flags]));
+  return new Map(
+    userIds.map((userId) => {
+      const own = bits.get(userId) ?? 0;
+      // Outside one's subscriptions nothing is unread unless marked so by hand.
+      const read = isReadAgainst(own, message.id, subscribed.has(userId) ? (marks.get(userId) ?? 0) : Infinity);
+      return [userId, apiFlags(own, read)];
+    }),
+  );
+}

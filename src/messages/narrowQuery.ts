@@ -1,0 +1,221 @@
+import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "drizzle-orm";
+import { type ChannelViewer, hasMetadataAccess } from "../access/channels";
+import { type Channel, channels, findChannelById, findChannelByName } from "../db/channels";
+import { findDirectRecipient, Flag, messages } from "../db/messages";
+import { subscriptionPeriods, unreadIdsSql } from "../db/messageState";
+import type { Reader } from "../db/types";
+import { findUserByEmail, findUserById, type User } from "../db/users";
+import { VisibilityPolicy } from "../db/userTopics";
+import { RESOLVED_TOPIC_PREFIX } from "../events/narrow";
+import { isGuest } from "../model/roles";
+import { userIdOfStandInEmail } from "../shapes/users";
+import { NO_TOPIC } from "./content";
+import { badNarrow, type NarrowTerm, type UserRef } from "./narrow";
+import { ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
+import { canReadHistory, readableSql, receivedSql } from "./visibility";
+
+/**
+ * A parsed narrow → one SQL condition on `messages`, limited to what the user may read. As in
+ * the reference, a narrow to one channel whose history the user may read (or to all public
+ * channels) searches that channel's whole history; every other narrow searches the user's
+ * personal history (receivedSql). Terms on per-user flags (is:...) always use the personal
+ * history. Names are resolved here: unknown channels and users are the reference's "Invalid
+ * narrow operator" errors.
+ */
+
+export interface NarrowContext {
+  viewer: ChannelViewer;
+  realmHost: string;
+  emptyTopicDisplayName: string;
+}
+
+export interface NarrowQuery {
+  where: SQL;
+  /** Present for a search narrow: what match_content and match_subject highlight. */
+  search: SearchQuery | null;
+  /** The `near` operand, which clients use as the anchor. */
+  near: number | null;
+}
+
+const MENTION_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED;
+const NOTHING = sql`0`;
+const EVERYTHING = sql`1`;
+
+/**
+ * Which messages the narrow's terms filter: "auto" as described above; "received" the personal
+ * history only (matches_narrow, as the reference); "readable" everything the user may read
+ * (fetching given message IDs).
+ */
+export type NarrowScope = "auto" | "received" | "readable";
+
+export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTerm[], scope: NarrowScope = "auto"): NarrowQuery {
+  const terms = withConversationOf(db, context, narrow);
+  const builder = new TermBuilder(db, context);
+  const conditions = terms.map((term) => {
+    const condition = builder.condition(term);
+    return term.negated ? not(condition) : condition;
+  });
+  const received = receivedSql(context.viewer.user.id);
+  const base =
+    scope === "readable" ? readableSql(db, context.viewer) : scope === "auto" && includesHistory(db, context, terms) ? EVERYTHING : received;
+  const searchOperands = terms.filter((term) => term.operator === "search" && !term.negated).map((term) => term.operand as string);
+  const near = terms.find((term) => term.operator === "near");
+  return {
+    where: and(base, ...conditions)!,
+    search: searchOperands.length > 0 ? parseSearch(searchOperands) : null,
+    near: near ? (near.operand as number) : null,
+  };
+}
+
+/** The reference's ok_to_include_history. */
+function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
+  if (terms.some((term) => term.operator === "is" && term.operand !== "resolved")) return false;
+  return terms.some((term) => {
+    if (term.negated) return false;
+    if (term.operator === "channel") return canReadHistory(context.viewer, resolveChannel(db, context, term.operand));
+    return term.operator === "channels" && term.operand === "public" && !isGuest(context.viewer.user.role);
+  });
+}
+
+/**
+ * `with:<message id>` means the conversation that message is in now (it may have moved), in
+ * place of any channel, topic or dm terms. A message the user cannot read leaves the rest of
+ * the narrow as it was, as in the reference.
+ */
+function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTerm[]): NarrowTerm[] {
+  const withTerms = narrow.filter((term) => term.operator === "with");
+  if (withTerms.length > 1) throw badNarrow("duplicate 'with' operators");
+  const rest = narrow.filter((term) => term.operator !== "with");
+  if (withTerms.length === 0) return rest;
+  const target = db.select().from(messages).where(eq(messages.id, withTerms[0].operand as number)).get();
+  if (!target || !db.get(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), readableSql(db, context.viewer))}`)) return rest;
+  const others = rest.filter((term) => !["channel", "topic", "dm"].includes(term.operator));
+  if (target.channelId !== null) {
+    return [
+      { operator: "channel", operand: target.channelId, negated: false },
+      { operator: "topic", operand: target.topic, negated: false },
+      ...others,
+    ];
+  }
+  const members = db.all<{ user_id: number }>(sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);
+  return [{ operator: "dm", operand: members.map((row) => row.user_id), negated: false }, ...others];
+}
+
+/** A channel named by ID or name; channels the user may not know of are unknown. */
+function resolveChannel(db: Reader, context: NarrowContext, operand: number | string): Channel {
+  let channel = typeof operand === "number" ? findChannelById(db, operand) : findChannelByName(db, operand);
+  if (!channel && typeof operand === "string" && /^[0-9]{1,15}$/.test(operand)) channel = findChannelById(db, Number(operand));
+  if (!channel || !(hasMetadataAccess(context.viewer, channel) || hadSubscription(db, context.viewer.user.id, channel.id))) {
+    throw badNarrow(`unknown channel ${operand}`);
+  }
+  return channel;
+}
+
+/** Someone who left a private channel may still narrow to it, to read what they received. */
+function hadSubscription(db: Reader, userId: number, channelId: number): boolean {
+  return db.get(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`) !== undefined;
+}
+
+class TermBuilder {
+  private readonly userId: number;
+
+  constructor(
+    private readonly db: Reader,
+    private readonly context: NarrowContext,
+  ) {
+    this.userId = context.viewer.user.id;
+  }
+
+  /** A condition that is never NULL, so that NOT gives its exact complement. */
+  condition(term: NarrowTerm): SQL {
+    switch (term.operator) {
+      case "channel":
+        return sql`${messages.channelId} IS ${resolveChannel(this.db, this.context, term.operand).id}`;
+      case "channels":
+        return inArray(messages.channelId, this.db.select({ id: channels.id }).from(channels).where(term.operand === "public" ? eq(channels.inviteOnly, false) : eq(channels.isWebPublic, true)));
+      case "topic":
+        return and(isNotNull(messages.channelId), eq(messages.topicKey, this.topicKey(term.operand)))!;
+      case "sender":
+        return eq(messages.senderId, this.resolveUser(term.operand).id);
+      case "dm":
+        return this.conversation(term.operand);
+      case "dm-including":
+        return and(isNull(messages.channelId), sql`${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${this.resolveUser(term.operand).id})`)!;
+      case "id":
+        return eq(messages.id, term.operand);
+      case "is":
+        return this.isCondition(term.operand);
+      case "has":
+        return eq({ link: messages.hasLink, image: messages.hasImage, attachment: messages.hasAttachment }[term.operand], true);
+      case "in":
+        return term.operand === "home" ? not(this.muted()) : EVERYTHING;
+      case "search":
+        return this.search(term.operand);
+      case "near":
+      case "with":
+        return EVERYTHING;
+    }
+  }
+
+  /** "(no topic)" and the organization's name for the empty topic both mean "". */
+  private topicKey(topic: string): string {
+    const trimmed = topic.trim();
+    return trimmed === NO_TOPIC || trimmed === this.context.emptyTopicDisplayName ? "" : trimmed.toLowerCase();
+  }
+
+  private resolveUser(ref: UserRef): User {
+    const user = typeof ref === "number" ? findUserById(this.db, ref) : this.userByEmail(ref);
+    if (!user) throw badNarrow(`unknown user ${ref}`);
+    return user;
+  }
+
+  private userByEmail(email: string): User | undefined {
+    const standIn = userIdOfStandInEmail(email, this.context.realmHost);
+    return standIn !== null ? findUserById(this.db, standIn) : findUserByEmail(this.db, email);
+  }
+
+  /** Exactly the conversation of these users and the caller (just the caller: their notes to self). */
+  private conversation(refs: UserRef[]): SQL {
+    const ids = new Set(refs.map((ref) => this.resolveUser(ref).id));
+    ids.add(this.userId);
+    const recipient = findDirectRecipient(this.db, ids);
+    return recipient ? eq(messages.recipientId, recipient.id) : NOTHING;
+  }
+
+  private flagged(bits: number): SQL {
+    return sql`${messages.id} IN (SELECT message_id FROM message_flags WHERE user_id = ${this.userId} AND (flags & ${bits}) != 0)`;
+  }
+
+  private isCondition(operand: Extract<NarrowTerm, { operator: "is" }>["operand"]): SQL {
+    switch (operand) {
+      case "dm":
+        return isNull(messages.channelId);
+      case "starred":
+        return this.flagged(Flag.STARRED);
+      case "mentioned":
+        return this.flagged(MENTION_BITS);
+      case "alerted":
+        return this.flagged(Flag.HAS_ALERT_WORD);
+      case "unread":
+        return sql`${messages.id} IN (${unreadIdsSql(this.userId)})`;
+      case "resolved":
+        return and(isNotNull(messages.channelId), sql`substr(${messages.topic}, 1, ${RESOLVED_TOPIC_PREFIX.length}) = ${RESOLVED_TOPIC_PREFIX}`)!;
+    }
+  }
+
+  /** Muted for the user: a muted topic, or a muted channel unless the topic is unmuted or followed. */
+  private muted(): SQL {
+    const policy = sql`(SELECT visibility_policy FROM user_topics WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND topic_key = ${messages.topicKey})`;
+    const channelMuted = sql`EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND is_muted = 1)`;
+    return and(
+      isNotNull(messages.channelId),
+      or(sql`coalesce(${policy}, 0) = ${VisibilityPolicy.MUTED}`, and(channelMuted, sql`coalesce(${policy}, 0) NOT IN (${VisibilityPolicy.UNMUTED}, ${VisibilityPolicy.FOLLOWED})`)),
+    )!;
+  }
+
+  private search(operand: string): SQL {
+    const query = parseSearch([operand]);
+    if (isEmptySearch(query)) return NOTHING;
+    return sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsExpression(query)})`;
+  }
+}

@@ -1,0 +1,161 @@
+import { inArray } from "drizzle-orm";
+import { type ChannelViewer, channelViewer, hasContentAccess, hasMetadataAccess } from "../access/channels";
+import { accessUserByEmail } from "../access/users";
+import { activeSubscriberIds, type Channel, findChannelById, findChannelByName } from "../db/channels";
+import { isUserInGroup } from "../db/groups";
+import { channelRecipient, directRecipient, findDirectRecipient } from "../db/messages";
+import { realmHost, type Realm } from "../db/realm";
+import type { Reader } from "../db/types";
+import { findUserById, users, type User } from "../db/users";
+import { ApiError, badRequest } from "../http/errors";
+import { isGuest } from "../model/roles";
+import { visibleEmail } from "../shapes/messages";
+
+/**
+ * Who a message goes to (spec 4.1 `type` and `to`): parsing what the client wrote, then
+ * resolving it inside the send transaction together with the sender's right to post there.
+ */
+
+/** What `type` + `to` name, before any lookup. */
+export type Address = { kind: "channel"; channelId: number } | { kind: "channel"; channelName: string } | { kind: "direct"; userIds: number[] } | { kind: "direct"; emails: string[] };
+
+const MESSAGE_TYPES: Record<string, "channel" | "direct"> = { stream: "channel", channel: "channel", direct: "direct", private: "direct" };
+
+/** `to` may be JSON (a number, a string, a list) or plain text, as the reference accepts it. */
+function decode(to: string): unknown {
+  try {
+    return JSON.parse(to);
+  } catch {
+    return to;
+  }
+}
+
+export function parseAddress(type: string, to: string): Address {
+  const kind = MESSAGE_TYPES[type];
+  if (!kind) throw badRequest("Invalid message type");
+  return kind === "channel" ? parseChannelAddress(to) : parseDirectAddress(to);
+}
+
+function parseChannelAddress(to: string): Address {
+  let value = decode(to);
+  if (Array.isArray(value)) {
+    if (value.length !== 1) throw badRequest("Expected exactly one channel");
+    value = value[0];
+  }
+  if (typeof value === "string" && value.trim() !== "") return { kind: "channel", channelName: value.trim() };
+  if (Number.isSafeInteger(value)) return { kind: "channel", channelId: value as number };
+  throw badRequest("Invalid data type for channel");
+}
+
+function parseDirectAddress(to: string): Address {
+  let value = decode(to);
+  if (typeof value === "string") value = value.split(",");
+  if (Number.isSafeInteger(value)) value = [value];
+  if (!Array.isArray(value)) throw badRequest("Invalid data type for recipients");
+  const ids = value.filter((item): item is number => Number.isSafeInteger(item));
+  const strings = value.filter((item): item is string => typeof item === "string");
+  if (ids.length + strings.length !== value.length) throw badRequest("Invalid data type for recipients");
+  if (ids.length > 0 && strings.length > 0) throw badRequest("Recipient lists may contain emails or user IDs, but not both.");
+  if (ids.length > 0) return { kind: "direct", userIds: [...new Set(ids)] };
+  const emails = [...new Set(strings.map((email) => email.trim()).filter((email) => email !== ""))];
+  if (emails.length === 0) throw badRequest("Message must have recipients");
+  return { kind: "direct", emails };
+}
+
+export interface ChannelDestination {
+  kind: "channel";
+  channel: Channel;
+  recipientId: number;
+  /** Active subscribers who are active users. */
+  subscriberIds: number[];
+}
+
+export interface DirectDestination {
+  kind: "direct";
+  /** Everyone in the conversation, the sender included, by ID. */
+  participants: User[];
+  recipientId: number;
+}
+
+export type Destination = ChannelDestination | DirectDestination;
+
+/** Finds where the message goes and checks the sender may post there; throws the spec's errors. */
+export function resolveDestination(tx: Reader, sender: User, realm: Realm, address: Address): Destination {
+  if (address.kind === "channel") {
+    const channel = accessChannelForSending(tx, sender, address);
+    return { kind: "channel", channel, recipientId: channelRecipient(tx, channel.id).id, subscriberIds: activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? [] };
+  }
+  const participants = directParticipants(tx, sender, realm, address);
+  checkDirectMessagePermission(tx, sender, realm, participants);
+  return { kind: "direct", participants, recipientId: directRecipient(tx, participants.map((user) => user.id)).id };
+}
+
+function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
+  if ("channelName" in address) return new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${address.channelName}' does not exist`, { stream: address.channelName });
+  return new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${address.channelId}' does not exist`, { stream: String(address.channelId), stream_id: address.channelId });
+}
+
+/**
+ * The reference's rules for posting: not archived; in the channel's can_send_message_group;
+ * and for a private channel (or any channel, for a guest) subscribed. A bot acts for its
+ * owner too: it may post where its owner may. Channels the sender may not know about do not
+ * exist for them.
+ */
+function accessChannelForSending(tx: Reader, sender: User, address: Address & { kind: "channel" }): Channel {
+  const channel = "channelName" in address ? findChannelByName(tx, address.channelName) : findChannelById(tx, address.channelId);
+  if (!channel) throw channelDoesNotExist(address);
+  const owner = sender.isBot && sender.botOwnerId !== null ? findUserById(tx, sender.botOwnerId) : undefined;
+  const actors = [channelViewer(tx, sender), ...(owner?.isActive ? [channelViewer(tx, owner)] : [])];
+  // The notification bot announces wherever the organization tells it to.
+  if (!sender.isSystemBot && !actors.some((actor) => hasMetadataAccess(actor, channel))) throw channelDoesNotExist(address);
+  if (channel.isArchived) throw badRequest(`Not authorized to send to channel '${channel.name}': it is archived.`);
+  if (sender.isSystemBot) return channel;
+  if (!actors.some((actor) => actor.groupIds.has(channel.canSendMessageGroup))) throw badRequest("You do not have permission to post in this channel.");
+  if (!mustBeSubscribed(actors[0], channel) || actors.some((actor) => actor.subscribedIds.has(channel.id))) return channel;
+  throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+}
+
+const mustBeSubscribed = (viewer: ChannelViewer, channel: Channel) => channel.inviteOnly || isGuest(viewer.user.role) || !hasContentAccess(viewer, channel);
+
+/** The conversation's members: the named users (active, known to the sender) and the sender. */
+function directParticipants(tx: Reader, sender: User, realm: Realm, address: Address & { kind: "direct" }): User[] {
+  const named = "userIds" in address ? usersByIds(tx, address.userIds) : usersByEmails(tx, sender, realm, address.emails);
+  const deactivated = named.find((user) => !user.isActive);
+  if (deactivated) throw badRequest(`'${visibleEmail(sender, deactivated, realmHost(realm))}' is no longer using Zulip.`);
+  const byId = new Map(named.map((user) => [user.id, user]));
+  byId.set(sender.id, sender);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+function usersByIds(tx: Reader, ids: number[]): User[] {
+  const found = tx.select().from(users).where(inArray(users.id, ids)).all();
+  const missing = ids.find((id) => !found.some((user) => user.id === id));
+  if (missing !== undefined) throw badRequest(`Invalid user ID ${missing}`);
+  return found;
+}
+
+function usersByEmails(tx: Reader, sender: User, realm: Realm, emails: string[]): User[] {
+  return emails.map((email) => {
+    try {
+      return accessUserByEmail(tx, sender, email, realmHost(realm));
+    } catch (error) {
+      if (error instanceof ApiError) throw badRequest(`Invalid email '${email}'`);
+      throw error;
+    }
+  });
+}
+
+/**
+ * The organization's direct-message settings: every conversation must include someone in
+ * direct_message_permission_group, and only members of direct_message_initiator_group may
+ * start one. Conversations with only bots and oneself are always allowed.
+ */
+function checkDirectMessagePermission(tx: Reader, sender: User, realm: Realm, participants: User[]) {
+  if (sender.isSystemBot || participants.every((user) => user.isBot || user.id === sender.id)) return;
+  const { direct_message_permission_group: permission, direct_message_initiator_group: initiator } = realm.settings;
+  if (!participants.some((user) => isUserInGroup(tx, user.id, permission))) {
+    throw badRequest("This conversation does not include any users who can authorize it.");
+  }
+  const started = findDirectRecipient(tx, participants.map((user) => user.id)) !== undefined;
+  if (!started && !isUserInGroup(tx, sender.id, initiator)) throw badRequest("You do not have permission to initiate direct message conversations.");
+}

@@ -1,0 +1,80 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { messages } from "../db/messages";
+import type { Tx } from "../db/types";
+import { users, type User } from "../db/users";
+import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
+import { findUserTopic, setUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
+
+/**
+ * Topics that sending a message follows or unmutes automatically, by the users' settings
+ * automatically_follow_topics_policy, automatically_unmute_topics_in_muted_streams_policy and
+ * automatically_follow_topics_where_mentioned. These policies only ever raise a user's
+ * visibility: a followed topic stays followed.
+ */
+
+/** Values of the two automatic policies (reference: update-settings). */
+export const AutomaticPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
+
+/** A user's setting, or its default for accounts created before the setting existed. */
+const settingOf = <K extends UserSettingName>(settings: UserSettings, name: K): UserSettings[K] => settings[name] ?? (USER_SETTINGS[name].default as UserSettings[K]);
+
+export interface VisibilityChange {
+  userId: number;
+  policy: VisibilityPolicy;
+}
+
+export interface TopicInSending {
+  channelId: number;
+  topic: string;
+  /** Whether the sender muted the channel. */
+  channelMuted: boolean;
+}
+
+/** What the sender's settings want for the topic; call before the message is inserted. */
+export function senderVisibilityChange(tx: Tx, sender: User, where: TopicInSending): VisibilityChange | null {
+  let firstInTopic: boolean | undefined;
+  const startsTopic = () =>
+    (firstInTopic ??=
+      tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.channelId, where.channelId), eq(messages.topicKey, topicKeyOf(where.topic))))
+        .limit(1)
+        .get() === undefined);
+  const triggered = (policy: unknown) => policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION || (policy === AutomaticPolicy.ON_INITIATION && startsTopic());
+  let wanted: VisibilityPolicy | null = null;
+  if (triggered(settingOf(sender.settings, "automatically_follow_topics_policy"))) wanted = VisibilityPolicy.FOLLOWED;
+  else if (where.channelMuted && triggered(settingOf(sender.settings, "automatically_unmute_topics_in_muted_streams_policy"))) wanted = VisibilityPolicy.UNMUTED;
+  if (wanted === null) return null;
+  const current = findUserTopic(tx, sender.id, where.channelId, where.topic)?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
+  return current === wanted || current === VisibilityPolicy.FOLLOWED ? null : { userId: sender.id, policy: wanted };
+}
+
+/** Mentioned users (not the sender) who follow topics where they are mentioned and do not yet. */
+export function mentionedVisibilityChanges(tx: Tx, senderId: number, where: TopicInSending, mentionedIds: number[]): VisibilityChange[] {
+  const candidates = mentionedIds.filter((id) => id !== senderId);
+  if (candidates.length === 0) return [];
+  const followed = new Set(
+    tx
+      .select({ userId: userTopics.userId })
+      .from(userTopics)
+      .where(and(inArray(userTopics.userId, candidates), eq(userTopics.channelId, where.channelId), eq(userTopics.topicKey, topicKeyOf(where.topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED)))
+      .all()
+      .map((row) => row.userId),
+  );
+  return tx
+    .select({ id: users.id, settings: users.settings })
+    .from(users)
+    .where(inArray(users.id, candidates))
+    .all()
+    .filter((user) => settingOf(user.settings, "automatically_follow_topics_where_mentioned") && !followed.has(user.id))
+    .map((user) => ({ userId: user.id, policy: VisibilityPolicy.FOLLOWED }));
+}
+
+/** Stores the changes and tells each user's clients. */
+export function applyVisibilityChanges(tx: Tx, where: TopicInSending, changes: VisibilityChange[], now: number) {
+  for (const { userId, policy } of changes) {
+    setUserTopic(tx, { userId, channelId: where.channelId, topic: where.topic, visibilityPolicy: policy, lastUpdated: now });
+    tx.emit({ type: "user_topic", stream_id: where.channelId, topic_name: where.topic, last_updated: now, visibility_policy: policy }, [userId]);
+  }
+}

@@ -1,0 +1,133 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { subscriptions } from "../db/channels";
+import { Flag, recipients } from "../db/messages";
+import { listUnread, type UnreadRow } from "../db/messageState";
+import type { Reader } from "../db/types";
+import { userTopics, VisibilityPolicy } from "../db/userTopics";
+import type { UnreadMessageDetails } from "../events/kinds/messageFlags";
+
+/**
+ * The unread_msgs register section (reference: POST /register, unread_msgs) and the
+ * message_details of update_message_flags events, both built from listUnread.
+ */
+
+/** The reference's MAX_UNREAD_MESSAGES: older unread messages are left out of unread_msgs. */
+export const MAX_UNREAD_MESSAGES = 50_000;
+
+const DIRECT_MENTION = Flag.MENTIONED | Flag.GROUP_MENTIONED;
+const WILDCARD_MENTION = Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED;
+
+/** Whether a channel message is muted for the user: by its topic's policy, else by its channel. */
+export function mutedChecker(db: Reader, userId: number): (channelId: number, topicKey: string) => boolean {
+  const mutedChannels = new Set(
+    db
+      .select({ id: subscriptions.channelId })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true)))
+      .all()
+      .map((row) => row.id),
+  );
+  const policies = new Map(
+    db
+      .select()
+      .from(userTopics)
+      .where(eq(userTopics.userId, userId))
+      .all()
+      .map((row) => [`${row.channelId}:${row.topicKey}`, row.visibilityPolicy]),
+  );
+  return (channelId, topicKey) => {
+    const policy = policies.get(`${channelId}:${topicKey}`);
+    if (policy === VisibilityPolicy.MUTED) return true;
+    if (policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED) return false;
+    return mutedChannels.has(channelId);
+  };
+}
+
+/** Direct mentions always count; wildcard mentions only outside muted conversations. */
+function mentionsUser(row: UnreadRow, muted: boolean): boolean {
+  if (row.bits & DIRECT_MENTION) return true;
+  return (row.bits & WILDCARD_MENTION) !== 0 && !muted;
+}
+
+/** Sorted participant IDs of direct-message conversations, by recipient ID. */
+function participantsOf(db: Reader, recipientIds: number[]): Map<number, number[]> {
+  if (recipientIds.length === 0) return new Map();
+  const rows = db.select({ id: recipients.id, dmKey: recipients.dmKey }).from(recipients).where(inArray(recipients.id, recipientIds)).all();
+  return new Map(rows.map((row) => [row.id, (row.dmKey ?? "").split(",").filter(Boolean).map(Number)]));
+}
+
+/** How a client without the empty_topic_name capability is shown the empty topic; null: as "". */
+export type EmptyTopicName = string | null;
+const shownTopic = (topic: string, emptyTopicName: EmptyTopicName) => (topic === "" && emptyTopicName !== null ? emptyTopicName : topic);
+
+export interface UnreadMsgs {
+  count: number;
+  pms: Array<{ other_user_id: number; sender_id: number; unread_message_ids: number[] }>;
+  streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+  huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+  mentions: number[];
+  old_unreads_missing: boolean;
+}
+
+export function unreadMsgs(db: Reader, userId: number, emptyTopicName: EmptyTopicName): UnreadMsgs {
+  const rows = listUnread(db, userId, { limit: MAX_UNREAD_MESSAGES + 1 });
+  const oldUnreadsMissing = rows.length > MAX_UNREAD_MESSAGES;
+  const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
+  const isMuted = mutedChecker(db, userId);
+  const participants = participantsOf(db, [...new Set(kept.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+
+  const topics = new Map<string, UnreadMsgs["streams"][number]>();
+  const pms = new Map<number, UnreadMsgs["pms"][number]>();
+  const huddles = new Map<string, UnreadMsgs["huddles"][number]>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const row of kept) {
+    const muted = row.channelId !== null && isMuted(row.channelId, row.topicKey);
+    if (!muted) count++;
+    if (mentionsUser(row, muted)) mentions.push(row.id);
+    if (row.channelId !== null) {
+      const key = `${row.channelId}:${row.topicKey}`;
+      const entry = topics.get(key) ?? topics.set(key, { stream_id: row.channelId, topic: shownTopic(row.topic, emptyTopicName), unread_message_ids: [] }).get(key)!;
+      entry.unread_message_ids.push(row.id);
+      continue;
+    }
+    const members = participants.get(row.recipientId) ?? [userId];
+    if (members.length <= 2) {
+      const other = members.find((id) => id !== userId) ?? userId;
+      const entry = pms.get(other) ?? pms.set(other, { other_user_id: other, sender_id: other, unread_message_ids: [] }).get(other)!;
+      entry.unread_message_ids.push(row.id);
+    } else {
+      const key = members.join(",");
+      const entry = huddles.get(key) ?? huddles.set(key, { user_ids_string: key, unread_message_ids: [] }).get(key)!;
+      entry.unread_message_ids.push(row.id);
+    }
+  }
+  const byTopic = (a: UnreadMsgs["streams"][number], b: UnreadMsgs["streams"][number]) => a.stream_id - b.stream_id || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0);
+  return {
+    count,
+    pms: [...pms.values()].sort((a, b) => a.other_user_id - b.other_user_id),
+    streams: [...topics.values()].sort(byTopic),
+    huddles: [...huddles.values()].sort((a, b) => (a.user_ids_string < b.user_ids_string ? -1 : 1)),
+    mentions,
+    old_unreads_missing: oldUnreadsMissing,
+  };
+}
+
+/** message_details of an event marking these (now unread) messages unread. */
+export function unreadDetails(db: Reader, userId: number, messageIds: number[]): Record<string, UnreadMessageDetails> {
+  if (messageIds.length === 0) return {};
+  const rows = listUnread(db, userId, { where: sql`m.id IN (${sql.join(messageIds.map((id) => sql`${id}`), sql`, `)})` });
+  const isMuted = mutedChecker(db, userId);
+  const participants = participantsOf(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+  const details: Record<string, UnreadMessageDetails> = {};
+  for (const row of rows) {
+    const muted = row.channelId !== null && isMuted(row.channelId, row.topicKey);
+    const detail: UnreadMessageDetails =
+      row.channelId !== null
+        ? { type: "stream", stream_id: row.channelId, topic: row.topic }
+        : { type: "private", user_ids: (participants.get(row.recipientId) ?? []).filter((id) => id !== userId) };
+    if (mentionsUser(row, muted)) detail.mentioned = true;
+    details[row.id] = detail;
+  }
+  return details;
+}

@@ -1,0 +1,79 @@
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { type ChannelViewer, hasContentAccess } from "../access/channels";
+import { type Channel, channels } from "../db/channels";
+import { Flag, type Message, messages, recipientUsers } from "../db/messages";
+import { bitsOf, periodsOf, wasReceived } from "../db/messageState";
+import type { Reader } from "../db/types";
+import { badRequest } from "../http/errors";
+
+/**
+ * Which messages a user may read (the reference's has_message_access, with its history rules):
+ * - direct messages of conversations they take part in;
+ * - channel messages they received (sent, or subscribed when sent) or starred;
+ * - all messages of channels whose history they may read: web-public channels, and channels
+ *   they have content access to whose history is public to subscribers.
+ * So in a private channel with protected history a subscriber sees only what was sent while
+ * they were subscribed, and someone who left still sees what they received.
+ */
+
+export const INVALID_MESSAGES = "Invalid message(s)";
+
+export function canReadHistory(viewer: ChannelViewer, channel: Channel): boolean {
+  return channel.isWebPublic || (channel.historyPublicToSubscribers && hasContentAccess(viewer, channel));
+}
+
+/**
+ * Messages the user received or starred, as a condition on `messages`: their personal history,
+ * which narrows without a readable channel search (as in the reference).
+ */
+export function receivedSql(userId: number): SQL {
+  return sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
+    OR ${messages.senderId} = ${userId}
+    OR EXISTS (SELECT 1 FROM subscription_periods p WHERE p.user_id = ${userId} AND p.channel_id = ${messages.channelId}
+               AND ${messages.id} > p.starts_after AND (p.ends_at IS NULL OR ${messages.id} <= p.ends_at))
+    OR ${messages.id} IN (SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.STARRED}) != 0))`;
+}
+
+/** Every message the user may read, as a condition on `messages`. */
+export function readableSql(db: Reader, viewer: ChannelViewer): SQL {
+  const readable = db.select().from(channels).all().filter((channel) => canReadHistory(viewer, channel)).map((channel) => channel.id);
+  if (readable.length === 0) return receivedSql(viewer.user.id);
+  return sql`(${receivedSql(viewer.user.id)} OR ${inArray(messages.channelId, readable)})`;
+}
+
+/**
+ * The messages with these IDs, if the user may read every one; otherwise the reference's
+ * "Invalid message(s)", which does not tell missing and hidden messages apart.
+ */
+export function accessibleMessages(db: Reader, viewer: ChannelViewer, ids: number[]): Message[] {
+  const unique = [...new Set(ids)];
+  const found: Message[] = [];
+  for (let i = 0; i < unique.length; i += 500) found.push(...db.select().from(messages).where(inArray(messages.id, unique.slice(i, i + 500))).all());
+  if (found.length !== unique.length || !found.every(readableBy(db, viewer, found))) throw badRequest(INVALID_MESSAGES);
+  return found.sort((a, b) => a.id - b.id);
+}
+
+/** A predicate for the messages of one batch, with what it needs fetched once. */
+export function readableBy(db: Reader, viewer: ChannelViewer, batch: Message[]): (message: Message) => boolean {
+  const userId = viewer.user.id;
+  const channelIds = [...new Set(batch.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
+  const channelsById = new Map(
+    (channelIds.length ? db.select().from(channels).where(inArray(channels.id, channelIds)).all() : []).map((channel) => [channel.id, channel]),
+  );
+  const conversations = new Set(
+    db
+      .select({ id: recipientUsers.recipientId })
+      .from(recipientUsers)
+      .where(eq(recipientUsers.userId, userId))
+      .all()
+      .map((row) => row.id),
+  );
+  const periods = periodsOf(db, userId, channelIds);
+  const bits = bitsOf(db, userId, batch.map((m) => m.id));
+  return (message) => {
+    if (message.channelId === null) return conversations.has(message.recipientId);
+    const channel = channelsById.get(message.channelId);
+    if (channel && canReadHistory(viewer, channel)) return true;
+    return wasReceived(periods, userId, message) || ((bits.get(message.id) ?? 0) & Flag.STARRED) !== 0;
+  };
+}

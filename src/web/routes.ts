@@ -1,0 +1,83 @@
+import { Elysia, t } from "elysia";
+import { logIn } from "../actions/login";
+import { OrganizationExistsError, createOrganization } from "../actions/organization";
+import { database } from "../db/client";
+import { findRealm } from "../db/realm";
+import { ApiError } from "../http/errors";
+import { clientAddress } from "../http/rateLimit";
+import { htmlResponse } from "./html";
+import { alreadySetUpPage, setupDonePage, setupPage, signInPage, signedInPage } from "./pages";
+
+// Optional so a missing field re-renders the form with a message instead of a JSON error.
+const SetupForm = t.Object({
+  org_name: t.Optional(t.String({ maxLength: 100 })),
+  full_name: t.Optional(t.String({ maxLength: 100 })),
+  email: t.Optional(t.String({ maxLength: 254 })),
+  password: t.Optional(t.String({ maxLength: 1024 })),
+});
+
+const SignInForm = t.Object({
+  username: t.Optional(t.String({ maxLength: 254 })),
+  password: t.Optional(t.String({ maxLength: 1024 })),
+});
+
+/** What a person, rather than a program, should read when sign-in is refused. */
+function signInRefusal(error: ApiError): string {
+  if (error.code !== "RATE_LIMIT_HIT") return error.message;
+  const minutes = Math.ceil(Number(error.extra["retry-after"]) / 60);
+  return `Too many failed sign-in attempts. Try again in ${minutes === 1 ? "a minute" : `${minutes} minutes`}.`;
+}
+
+/**
+ * The browser side of a server with no web client yet: first-run setup (what `parley init`
+ * does) until the organization exists, then a sign-in page that hands out the API key.
+ */
+export const webRoutes = new Elysia()
+  .get(
+    "/",
+    () => {
+      const realm = findRealm(database());
+      return htmlResponse(realm ? signInPage(realm.name) : setupPage());
+    },
+    { query: t.Object({}) },
+  )
+  .post(
+    "/setup",
+    async ({ body, request }) => {
+      // Before looking at the inputs: once set up, nothing sent here may matter.
+      if (findRealm(database())) return htmlResponse(alreadySetUpPage(), 403);
+      const values = { org_name: body.org_name ?? "", full_name: body.full_name ?? "", email: body.email ?? "" };
+      try {
+        const owner = await createOrganization({
+          name: values.org_name,
+          // The address the owner reached us at is the best guess at the one everyone will use.
+          url: new URL(request.url).origin,
+          ownerEmail: values.email,
+          ownerPassword: body.password ?? "",
+          ownerFullName: values.full_name,
+        });
+        return htmlResponse(setupDonePage(values.org_name.trim(), owner.email));
+      } catch (error) {
+        if (error instanceof OrganizationExistsError) return htmlResponse(alreadySetUpPage(), 403);
+        if (error instanceof ApiError) return htmlResponse(setupPage(values, error.message), 400);
+        throw error;
+      }
+    },
+    { body: SetupForm },
+  )
+  .post(
+    "/login",
+    async ({ body, request, server }) => {
+      const realm = findRealm(database());
+      if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
+      const email = body.username ?? "";
+      try {
+        const user = await logIn(email, body.password ?? "", clientAddress(server, request));
+        return htmlResponse(signedInPage({ fullName: user.fullName, email: user.email, apiKey: user.apiKey, realmUrl: realm.url }));
+      } catch (error) {
+        if (error instanceof ApiError) return htmlResponse(signInPage(realm.name, email, signInRefusal(error)), error.status, error.headers);
+        throw error;
+      }
+    },
+    { body: SignInForm },
+  );

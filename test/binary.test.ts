@@ -1,0 +1,80 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pkg from "../package.json";
+import { MIGRATIONS } from "../src/db/migrations.generated";
+import { ApiClient } from "./helpers/client";
+import { OWNER, login, ok } from "./helpers/seed";
+import { TestServer, runParley } from "./helpers/server";
+
+const ROOT = join(import.meta.dir, "..");
+
+let scratch: string;
+let binary: string;
+/** Where the binary runs: a directory with nothing of the checkout in it. */
+let elsewhere: string;
+let server: TestServer;
+
+/** `npm run build`'s own command line, writing the binary somewhere else. */
+function buildCommand(outfile: string): string[] {
+  const args = pkg.scripts.build.split(/\s+/);
+  expect(args.slice(0, 3)).toEqual(["bun", "build", "--compile"]);
+  const out = args.indexOf("--outfile");
+  expect(out).toBeGreaterThan(0);
+  args[out + 1] = outfile;
+  return [process.execPath, ...args.slice(1)];
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "parley-binary-"));
+  binary = join(scratch, "bin", "parley");
+  const build = Bun.spawnSync(buildCommand(binary), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  elsewhere = join(scratch, "elsewhere");
+  mkdirSync(elsewhere);
+  const init = runParley(["init", "--data-dir", "data", "--org-name", "Binary Org", "--email", OWNER.email, "--password", OWNER.password], { binary, cwd: elsewhere });
+  if (init.exitCode !== 0) throw new Error(`init failed: ${init.stderr}`);
+  server = await TestServer.start({ binary, cwd: elsewhere, dataDir: join(elsewhere, "data") });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("the compiled binary", () => {
+  test("is one executable file that knows its version and commands", () => {
+    expect(existsSync(binary)).toBe(true);
+    expect(runParley(["--version"], { binary, cwd: elsewhere }).stdout.trim()).toBe(`parley-${pkg.version}`);
+    const help = runParley(["serve", "--help"], { binary, cwd: elsewhere });
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("--data-dir DIR");
+  });
+
+  test("created its data dir relative to where it ran, with every migration it carries applied", () => {
+    const db = new Database(join(elsewhere, "data", "parley.db"), { readonly: true });
+    try {
+      const applied = db.query<{ tag: string }, []>("SELECT tag FROM parley_migrations ORDER BY tag").all().map((row) => row.tag);
+      expect(applied).toEqual(MIGRATIONS.map((migration) => migration.tag).sort());
+    } finally {
+      db.close();
+    }
+  });
+
+  test("serves the API over HTTP: server settings, login and an authenticated call", async () => {
+    const anon = new ApiClient(server.url);
+    const settings = ok(await anon.get("/server_settings"));
+    expect(settings).toMatchObject({ realm_name: "Binary Org", svc_version: `parley-${pkg.version}`, zulip_version: `parley-${pkg.version}` });
+    const owner = await login(anon, OWNER.email, OWNER.password);
+    expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
+  });
+
+  test("serves its pages from inside the binary", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("text/html");
+    expect(await response.text()).toContain("Sign in to Binary Org");
+  });
+});

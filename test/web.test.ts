@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ApiClient } from "./helpers/client";
+import { postFrom, type RawResponse } from "./helpers/fromAddress";
+import { editServerDatabase } from "./helpers/inProcess";
+import { createPerson, expectError, login, ok, type Person } from "./helpers/seed";
+import { TestServer } from "./helpers/server";
+
+const FAILURE_LIMIT = 3;
+const CHROMIUM = "/usr/bin/chromium";
+
+// Characters that mean something in HTML, in every field that is shown back.
+const ORG_NAME = `Bits & <Bobs> "Co"`;
+const OWNER = { full_name: "Olive <i>Owner</i>", email: "olive@example.com", password: "olive-password" };
+
+let server: TestServer;
+let anon: ApiClient;
+let owner: Person;
+let nextAddress = 10;
+const freshAddress = () => `127.0.0.${nextAddress++}`;
+
+const submit = (path: string, form: Record<string, string>, address = freshAddress()) => postFrom(address, `${server.url}${path}`, form);
+const setup = (form: Record<string, string>) => submit("/setup", form);
+const signIn = (username: string, password: string, address?: string) => submit("/login", { username, password }, address);
+
+/** The value attribute of the input with this id, as the browser would read it. */
+function inputValue(page: string, id: string): string | undefined {
+  const match = page.match(new RegExp(`<input id="${id}"[^>]*? value="([^"]*)"`));
+  return match ? unescapeHtml(match[1]) : undefined;
+}
+
+const unescapeHtml = (text: string) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+
+function expectPage(response: RawResponse, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+  expect(response.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(response.headers["x-frame-options"]).toBe("DENY");
+  expect(response.headers["cache-control"]).toBe("no-store");
+  expect(response.text).toStartWith("<!doctype html>");
+}
+
+async function realmName(): Promise<string | undefined> {
+  return ok(await anon.get("/server_settings")).realm_name;
+}
+
+beforeAll(async () => {
+  server = await TestServer.start({ env: { PARLEY_LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT), PARLEY_LOGIN_FAILURE_WINDOW_SECONDS: "60" } });
+  anon = new ApiClient(server.url);
+});
+afterAll(() => server.dispose());
+
+describe("before the organization exists", () => {
+  test("GET / is the setup form", async () => {
+    const response = await fetch(`${server.url}/`);
+    const page = { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text(), json: undefined };
+    expectPage(page, 200);
+    expect(page.text).toContain('<form method="post" action="/setup">');
+    for (const name of ["org_name", "full_name", "email", "password"]) expect(page.text).toContain(`name="${name}"`);
+  });
+
+  test("signing in sends the browser back to setup", async () => {
+    const response = await signIn("someone@example.com", "whatever-password");
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe("/");
+  });
+
+  test("a refused form comes back with the reason and what was typed, never the password, and creates nothing", async () => {
+    const good = { org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password };
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ ...good, org_name: "  " }, "The organization needs a name."],
+      [{ ...good, org_name: "x".repeat(41) }, "The organization name is at most 40 characters."],
+      [{ ...good, full_name: "" }, "The owner needs a name."],
+      [{ ...good, email: "olive-at-example" }, "&#39;olive-at-example&#39; is not a valid e-mail address."],
+      [{ ...good, password: "short" }, "The password must be at least 8 characters."],
+      [{ org_name: ORG_NAME }, "not a valid e-mail address"],
+    ];
+    for (const [form, message] of cases) {
+      const response = await setup(form);
+      expectPage(response, 400);
+      expect(response.text).toContain(`<p class="error" role="alert">`);
+      expect(response.text).toContain(message);
+      for (const name of ["org_name", "full_name", "email"]) expect(inputValue(response.text, name)).toBe(form[name] ?? "");
+      expect(inputValue(response.text, "password")).toBe("");
+      if (form.password) expect(response.text).not.toContain(form.password);
+    }
+    expect(await realmName()).toBeUndefined();
+  });
+
+  test("what was typed is shown as text, never as markup", async () => {
+    const response = await setup({ org_name: "<script>alert(1)</script>", full_name: OWNER.full_name, email: OWNER.email, password: "short" });
+    expectPage(response, 400);
+    expect(response.text).not.toContain("<script>");
+    expect(response.text).not.toContain("<i>");
+    expect(response.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+});
+
+describe("setting up", () => {
+  test("creates the organization at the address it was reached at, and its owner", async () => {
+    const response = await setup({ org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password });
+    expectPage(response, 200);
+    expect(response.text).toContain("<h1>Bits &amp; &lt;Bobs&gt; &quot;Co&quot; is ready</h1>");
+    expect(response.text).toContain('href="/"');
+    const settings = ok(await anon.get("/server_settings"));
+    expect(settings).toMatchObject({ realm_name: ORG_NAME, realm_url: server.url });
+    owner = await login(anon, OWNER.email, OWNER.password);
+    expect(ok(await owner.api.get("/users/me"))).toMatchObject({ full_name: OWNER.full_name, email: OWNER.email, role: 100, is_owner: true });
+  });
+
+  test("cannot happen twice, whatever is sent, and changes nothing", async () => {
+    const usurper = { org_name: "Usurper Org", full_name: "Ursula", email: "ursula@example.com", password: "ursula-password" };
+    for (const form of [usurper, { ...usurper, password: "short" }, {}]) {
+      const response = await setup(form);
+      expectPage(response, 403);
+      expect(response.text).toContain("already has an organization");
+    }
+    expect(await realmName()).toBe(ORG_NAME);
+    expectError(await anon.post("/fetch_api_key", { username: usurper.email, password: usurper.password }), "AUTHENTICATION_FAILED", 401);
+  });
+
+  test("GET / becomes the sign-in page", async () => {
+    const response = await fetch(`${server.url}/`);
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).toContain("<h1>Sign in to Bits &amp; &lt;Bobs&gt; &quot;Co&quot;</h1>");
+    expect(text).toContain('<form method="post" action="/login">');
+    expect(text).not.toContain('action="/setup"');
+  });
+});
+
+describe("signing in on the page", () => {
+  test("shows the API key and a zuliprc for it", async () => {
+    const response = await signIn(OWNER.email.toUpperCase(), OWNER.password);
+    expectPage(response, 200);
+    expect(response.text).toContain("<h1>Welcome, Olive &lt;i&gt;Owner&lt;/i&gt;</h1>");
+    expect(inputValue(response.text, "api_key")).toBe(owner.apiKey);
+    const zuliprc = `[api]\nemail=${OWNER.email}\nkey=${owner.apiKey}\nsite=${server.url}\n`;
+    expect(response.text).toContain(`<pre>${zuliprc}</pre>`);
+    const download = response.text.match(/<a class="button" href="data:text\/plain;charset=utf-8,([^"]+)" download="zuliprc">/);
+    expect(decodeURIComponent(download![1])).toBe(zuliprc);
+  });
+
+  test("refuses a wrong password with the reason, keeping the e-mail and showing no key", async () => {
+    const response = await signIn(OWNER.email, "not the password");
+    expectPage(response, 401);
+    expect(response.text).toContain("Your username or password is incorrect");
+    expect(inputValue(response.text, "username")).toBe(OWNER.email);
+    expect(response.text).not.toContain(owner.apiKey);
+  });
+
+  test("tells a deactivated user so", async () => {
+    const gone = await createPerson(owner, anon, "Gone Person");
+    editServerDatabase(server, "UPDATE users SET is_active = 0 WHERE id = ?", gone.id);
+    const response = await signIn(gone.email, gone.password);
+    expectPage(response, 401);
+    expect(response.text).toContain("Account is deactivated");
+    expect(response.text).not.toContain(gone.apiKey);
+  });
+
+  test("shares the brute-force limit with fetch_api_key", async () => {
+    const target = await createPerson(owner, anon, "Target Person");
+    for (let i = 0; i < FAILURE_LIMIT; i++) {
+      const response = i % 2 === 0 ? await signIn(target.email, `guess ${i}`) : await submit("/api/v1/fetch_api_key", { username: target.email, password: `guess ${i}` });
+      expect(response.status).toBe(401);
+    }
+    const page = await signIn(target.email, target.password);
+    expectPage(page, 429);
+    expect(Number(page.headers["retry-after"])).toBeGreaterThan(0);
+    expect(page.text).toContain("Too many failed sign-in attempts. Try again in a minute.");
+    expect(page.text).not.toContain(target.apiKey);
+    const api = await submit("/api/v1/fetch_api_key", { username: target.email, password: target.password });
+    expectError({ status: api.status, body: api.json }, "RATE_LIMIT_HIT", 429);
+  });
+});
+
+describe("in a browser", () => {
+  const hasChromium = existsSync(CHROMIUM);
+  if (!hasChromium) console.log(`Skipping the browser test: ${CHROMIUM} is not installed.`);
+
+  test.skipIf(!hasChromium)(
+    "a person sets up the organization and signs in by filling the forms",
+    async () => {
+      const { chromium } = await import("playwright-core");
+      const fresh = await TestServer.start();
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      });
+      // Set PARLEY_SCREENSHOT_DIR to look at the pages.
+      const shots = process.env.PARLEY_SCREENSHOT_DIR;
+      if (shots) mkdirSync(shots, { recursive: true });
+      const shoot = async (name: string) => shots && (await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }));
+      const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+      try {
+        await page.goto(`${fresh.url}/`);
+        await shoot("1-setup");
+        await page.fill("#org_name", "Browser Org");
+        await page.fill("#full_name", "Bea Browser");
+        await page.fill("#email", "bea@example.com");
+        await page.fill("#password", "bea-password");
+        await page.click("button[type=submit]");
+        expect(await page.textContent("h1")).toBe("Browser Org is ready");
+        await shoot("2-ready");
+        await page.click("text=Continue to sign in");
+        expect(await page.textContent("h1")).toBe("Sign in to Browser Org");
+        await page.fill("#username", "bea@example.com");
+        await page.fill("#password", "wrong password");
+        await page.click("button[type=submit]");
+        expect(await page.textContent(".error")).toBe("Your username or password is incorrect");
+        await shoot("3-sign-in-refused");
+        await page.fill("#password", "bea-password");
+        await page.click("button[type=submit]");
+        expect(await page.textContent("h1")).toBe("Welcome, Bea Browser");
+        await shoot("4-signed-in");
+        const key = await page.inputValue("#api_key");
+        const bea = new ApiClient(fresh.url).as("bea@example.com", key);
+        expect(ok(await bea.get("/users/me")).full_name).toBe("Bea Browser");
+      } finally {
+        await browser.close();
+        await fresh.dispose();
+      }
+    },
+    60_000,
+  );
+});
