@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +8,9 @@ import { MIGRATIONS } from "../src/db/migrations.generated";
 import { ApiClient } from "./helpers/client";
 import { OWNER, login, ok } from "./helpers/seed";
 import { TestServer, runParley } from "./helpers/server";
+
+// Every test here talks to a separate process; on a busy machine that can take longer than the 5 s default.
+setDefaultTimeout(30_000);
 
 const ROOT = join(import.meta.dir, "..");
 

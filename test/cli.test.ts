@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import pkg from "../package.json";
 import { ApiClient } from "./helpers/client";
 import { OWNER, expectError, login, ok, startInitializedServer } from "./helpers/seed";
 import { TestServer, parleyCommand, runParley, tempDataDir } from "./helpers/server";
+
+// Every test here starts processes; on a busy machine that takes longer than the 5 s default.
+setDefaultTimeout(30_000);
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

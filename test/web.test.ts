@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "./helpers/client";
@@ -6,6 +6,9 @@ import { postFrom, type RawResponse } from "./helpers/fromAddress";
 import { editServerDatabase } from "./helpers/inProcess";
 import { createPerson, expectError, login, ok, type Person } from "./helpers/seed";
 import { TestServer } from "./helpers/server";
+
+// Sign-ins hash passwords, slowly by design; on a busy machine a test can outlast the 5 s default.
+setDefaultTimeout(30_000);
 
 const FAILURE_LIMIT = 3;
 const CHROMIUM = "/usr/bin/chromium";

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
-import { messageAudience, visibleMessagesInTopic } from "../access/messages";
+import { messageAudience, readableMessagesInTopic } from "../access/messages";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
 import { writeBits } from "../db/messageState";
@@ -63,7 +63,7 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
   let toRecipientId = target.recipientId;
   if (channelMove) {
     toRecipientId = channelRecipient(tx, channelMove.toChannel.id).id;
-    after = messageAudience(tx, channelMove.toChannel, affected);
+    after = messageAudience(tx, channelMove.toChannel, affected.map((message) => ({ ...message, channelId: channelMove.toChannel.id })));
     const gaining = after.filter((id) => !before.includes(id));
     losing = before.filter((id) => !after.includes(id));
     carryReadState(tx, affected, target.recipientId, toRecipientId, { keeping: after.filter((id) => before.includes(id)), gaining, losing });
@@ -169,7 +169,7 @@ function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
     return;
   }
   if (!plan.notify.oldThread && !plan.notify.newThread) return;
-  const wholeTopic = move.propagateMode === "change_all" || visibleMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey).length === 0;
+  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey).length === 0;
   const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.moved.length, target, wholeTopic };
   announceMove(tx, plan.realm, editor, thread, plan.notify);
 }

@@ -168,7 +168,3 @@ export function unarchive(tx: Tx, channel: Channel) {
 export function channelAudience(tx: Tx, channel: Channel, audience = new ChannelAudience(tx)): Set<number> {
   return audience.withMetadataAccess(channel, activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? []);
 }
-
-/** Whether a user may still see a channel without being subscribed (after leaving it). */
-export const keepsMetadataAccess = (viewer: ChannelViewer, channel: Channel) =>
-  hasMetadataAccess({ ...viewer, subscribedIds: new Set([...viewer.subscribedIds].filter((id) => id !== channel.id)) }, channel);

@@ -1,6 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { channelMessageVisibility } from "../access/messages";
 import { messages } from "../db/messages";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
@@ -8,6 +7,7 @@ import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { ApiError } from "../http/errors";
 import { NO_TOPIC } from "../messages/content";
+import { readableBy } from "../messages/visibility";
 import { isAdministrator } from "../model/roles";
 import { deleteMessages } from "./deleteMessage";
 
@@ -31,7 +31,7 @@ export function configureTopicDeletion(configured: TopicDeletionLimits) {
 }
 
 /** The stored topic a client means: the empty topic's display names mean "" (spec convention 5). */
-export function topicFromClient(topic: string, emptyTopicDisplayName: string): string {
+function topicFromClient(topic: string, emptyTopicDisplayName: string): string {
   return topic === NO_TOPIC || topic === emptyTopicDisplayName ? "" : topic;
 }
 
@@ -53,8 +53,8 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
         .limit(limits.batchSize)
         .all();
       if (batch.length > 0) below = batch[batch.length - 1].id;
-      // In a channel with protected history an administrator deletes only what they received.
-      deleteMessages(tx, user, batch.filter(channelMessageVisibility(tx, viewer, channel)), channel);
+      // In a channel with protected history an administrator deletes only what they may read.
+      deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);
       return batch.length < limits.batchSize;
     });
     if (finished) return { complete: true };

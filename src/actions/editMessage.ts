@@ -1,6 +1,6 @@
 import { accessChannel, type ChannelViewer } from "../access/channels";
 import { checkCanChangeChannel, checkCanChangeTopic, checkCanEditContent, checkWholeTopicWithinLimits } from "../access/messageEdits";
-import { accessMessage, visibleMessagesInTopic } from "../access/messages";
+import { accessMessage, readableMessagesInTopic } from "../access/messages";
 import type { Channel } from "../db/channels";
 import type { Message } from "../db/messages";
 import { getRealm } from "../db/realm";
@@ -29,7 +29,7 @@ export interface EditMessageInput {
   notifyNewThread: boolean;
 }
 
-export const RESOLVED_TOPIC_PREFIX = "✔ ";
+const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 export function editMessage(user: User, messageId: number, input: EditMessageInput) {
   // Rendering is the slow part of a content edit; it happens before the write lock is taken.
@@ -116,5 +116,5 @@ function destination(tx: Tx, user: User, channelId: number): Channel {
  */
 function messagesToMove(tx: Tx, viewer: ChannelViewer, target: Message, channel: Channel, mode: PropagateMode): Message[] {
   if (mode === "change_one") return [target];
-  return visibleMessagesInTopic(tx, viewer, channel, target.topicKey, mode === "change_later" ? target.id : 0);
+  return readableMessagesInTopic(tx, viewer, channel, target.topicKey, mode === "change_later" ? target.id : 0);
 }

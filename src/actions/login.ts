@@ -23,15 +23,9 @@ function loginLimiter(): FailureLimiter {
  */
 export async function logIn(username: string, password: string, address: string): Promise<User> {
   const account = `account:${normalizeEmail(username)}`;
-  const keys = [account, `address:${address}`];
-  loginLimiter().check(keys);
   const user = findUserByEmail(database(), username);
-  // Verify against a real hash even for unknown users, so timing does not reveal accounts.
-  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !user.passwordHash || !valid) {
-    loginLimiter().recordFailure(keys);
-    throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
-  }
+  const valid = await loginLimiter().attempt([account, `address:${address}`], () => passwordMatches(user, password));
+  if (!valid || !user) throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
   // Only someone who knows the password learns that the account or organization is closed.
   if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
@@ -39,6 +33,12 @@ export async function logIn(username: string, password: string, address: string)
   // are not, or an attacker with any account could wipe their count by logging in to it.
   loginLimiter().forget(account);
   return user;
+}
+
+async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
+  // Verified against a real hash even for unknown users and bots, so timing does not reveal accounts.
+  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash()));
+  return valid && Boolean(user?.passwordHash);
 }
 
 let decoy: Promise<string> | null = null;

@@ -127,7 +127,7 @@ export function markTopicAsRead(user: User, channelId: number, topicName: string
     const { channel } = accessChannel(tx, user, channelId, "content");
     const trimmed = topicName.trim();
     const topicKey = trimmed === NO_TOPIC || trimmed === getRealm(tx).settings.empty_topic_display_name ? "" : trimmed.toLowerCase();
-    const exists = tx.get(sql`SELECT 1 FROM messages WHERE channel_id = ${channel.id} AND topic_key = ${topicKey} LIMIT 1`);
+    const exists = tx.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channel.id} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
     if (!exists) throw badRequest(`No such topic '${topicName}'`);
     const unread = listUnread(tx, user.id, { where: and(sql`m.channel_id = ${channel.id}`, sql`m.topic_key = ${topicKey}`) });
     changeFlags(tx, user, unread.reverse(), "add", "read");

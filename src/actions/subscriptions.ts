@@ -5,6 +5,7 @@ import {
   insertSubscriptions,
   type NewSubscription,
   setSubscriptionsActive,
+  type Subscription,
   subscriptionsOf,
   usedColorsByUser,
 } from "../db/channels";
@@ -13,7 +14,7 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { pickColors } from "../model/channelSettings";
 import { isAdministrator, isGuest } from "../model/roles";
-import { ChannelShaper, type ApiSubscription } from "../shapes/channels";
+import { type ApiSubscription, ChannelShaper, subscriptionSettingsToApi } from "../shapes/channels";
 import { markLeftChannelsRead } from "./messageFlags";
 
 /**
@@ -39,6 +40,8 @@ export function addSubscriptions(tx: Tx, channels: Channel[], users: User[], cho
   const result: SubscriptionChanges = { changed: [], unchanged: [] };
   const inserts: NewSubscription[] = [];
   const reactivations: Array<{ userId: number; channelId: number }> = [];
+  // What each changed subscription looks like now, for the events: no need to read it back.
+  const rowsNow = new Map<string, Subscription>();
   for (const user of users) {
     const fresh = channels.filter((channel) => !existing.has(`${user.id}:${channel.id}`));
     const colors = pickColors(usedColors.get(user.id)!, fresh.filter((channel) => !chosenColors.has(channel.id)).map((channel) => channel.id));
@@ -48,25 +51,44 @@ export function addSubscriptions(tx: Tx, channels: Channel[], users: User[], cho
         result.unchanged.push({ user, channel });
         continue;
       }
-      if (row) reactivations.push({ userId: user.id, channelId: channel.id });
-      else inserts.push({ userId: user.id, channelId: channel.id, color: chosenColors.get(channel.id) ?? colors.get(channel.id)! });
+      const key = `${user.id}:${channel.id}`;
+      if (row) {
+        reactivations.push({ userId: user.id, channelId: channel.id });
+        rowsNow.set(key, { ...row, active: true });
+      } else {
+        const color = chosenColors.get(channel.id) ?? colors.get(channel.id)!;
+        inserts.push({ userId: user.id, channelId: channel.id, color });
+        rowsNow.set(key, { ...NEW_SUBSCRIPTION, userId: user.id, channelId: channel.id, color });
+      }
       result.changed.push({ user, channel });
     }
   }
   insertSubscriptions(tx, inserts);
   setSubscriptionsActive(tx, reactivations, true);
   recordSubscribed(tx, result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id })));
-  if (result.changed.length > 0) announceAdded(tx, result.changed);
+  if (result.changed.length > 0) announceAdded(tx, result.changed, rowsNow);
   return result;
 }
 
-function announceAdded(tx: Tx, added: SubscriptionChanges["changed"]) {
+/** A subscription row as the table's defaults make it, before its keys and color are set. */
+const NEW_SUBSCRIPTION: Omit<Subscription, "userId" | "channelId" | "color"> = {
+  active: true,
+  isMuted: false,
+  pinToTop: false,
+  desktopNotifications: null,
+  audibleNotifications: null,
+  pushNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+};
+
+function announceAdded(tx: Tx, added: SubscriptionChanges["changed"], rows: Map<string, Subscription>) {
   const byChannel = groupByChannel(added);
   const channels = [...byChannel.values()].map((entry) => entry.channel);
   const subscribers = activeSubscriberIds(tx, channels.map((c) => c.id));
   const audience = new ChannelAudience(tx);
   const shaper = new ChannelShaper(tx, channels);
-  const rows = new Map(subscriptionsOf(tx, [...new Set(added.map((a) => a.user.id))], channels.map((c) => c.id)).map((row) => [`${row.userId}:${row.channelId}`, row]));
+  const shapes = new Map(channels.map((channel) => [channel.id, shaper.channel(channel)]));
 
   // People who could not see a channel before need it described before they are told they joined it.
   for (const { channel, users: joined } of byChannel.values()) {
@@ -74,12 +96,13 @@ function announceAdded(tx: Tx, added: SubscriptionChanges["changed"]) {
     const newcomers = joined.filter((user) =>
       channel.inviteOnly ? !isAdministrator(user.role) && !alreadySeeing!.has(user.id) : !channel.isWebPublic && isGuest(user.role),
     );
-    if (newcomers.length > 0) tx.emit({ type: "stream", op: "create", streams: [shaper.channel(channel)] }, newcomers.map((u) => u.id));
+    if (newcomers.length > 0) tx.emit({ type: "stream", op: "create", streams: [shapes.get(channel.id)!] }, newcomers.map((u) => u.id));
   }
 
   const byUser = new Map<number, ApiSubscription[]>();
   for (const { user, channel } of added) {
-    const subscription: ApiSubscription = { ...shaper.subscription(channel, rows.get(`${user.id}:${channel.id}`)!), subscribers: subscribers.get(channel.id) ?? [] };
+    const row = rows.get(`${user.id}:${channel.id}`)!;
+    const subscription: ApiSubscription = { ...shapes.get(channel.id)!, ...subscriptionSettingsToApi(row), subscribers: subscribers.get(channel.id) ?? [] };
     (byUser.get(user.id) ?? byUser.set(user.id, []).get(user.id)!).push(subscription);
   }
   for (const [userId, subscriptions] of byUser) tx.emit({ type: "subscription", op: "add", subscriptions }, [userId]);

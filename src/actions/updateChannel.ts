@@ -19,8 +19,10 @@ import {
   CHANNEL_GROUP_SETTINGS,
   CHANNEL_GROUP_SETTING_NAMES,
   type ChannelGroupSettingName,
+  MAX_CHANNEL_DESCRIPTION_LENGTH,
   SETTINGS_GRANTING_METADATA_ACCESS,
   SETTINGS_NEEDING_CONTENT_ACCESS,
+  StreamPostPolicy,
   channelNameProblem,
   normalizeDescription,
   parseRetentionDays,
@@ -64,7 +66,7 @@ export function updateChannelSettings(actor: User, channelId: number, changes: C
     const privacy = checkPrivacy(tx, viewer, realm, channel, changes);
     if (changes.isDefaultStream !== undefined && !isAdministrator(actor.role)) throw badRequest("You do not have permission to change default channels.");
     const retention = checkRetention(actor, changes.messageRetentionDays);
-    const description = changes.description === undefined ? undefined : normalizeDescription(changes.description);
+    const description = changes.description === undefined ? undefined : checkDescription(changes.description);
     const newName = changes.newName === undefined ? undefined : checkNewName(tx, viewer, channel, changes.newName.trim());
     const settings = checkGroupSettings(tx, viewer, channel, changes.groupSettings);
 
@@ -110,6 +112,12 @@ function checkPrivacy(tx: Tx, viewer: ChannelViewer, realm: Realm, channel: Chan
   }
   if (isWebPublic) requireWebPublicAllowed(viewer, realm);
   return next;
+}
+
+/** Descriptions are counted in characters, as the limit register reports is. */
+function checkDescription(description: string): string {
+  if ([...description].length > MAX_CHANNEL_DESCRIPTION_LENGTH) throw badRequest(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
+  return normalizeDescription(description);
 }
 
 function checkRetention(actor: User, raw: string | number | undefined): number | null | undefined {
@@ -218,7 +226,7 @@ function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGroupSetti
     // The deprecated spellings, for clients that still read them.
     const legacy = { type: "stream", op: "update", stream_id: channel.id, name: channel.name } as const;
     tx.emit({ ...legacy, property: "stream_post_policy", value: postPolicy }, before);
-    tx.emit({ ...legacy, property: "is_announcement_only", value: postPolicy === 2 }, before);
+    tx.emit({ ...legacy, property: "is_announcement_only", value: postPolicy === StreamPostPolicy.ADMINS }, before);
   }
   return updated;
 }

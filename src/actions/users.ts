@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { canAccessAllUsers, canAccessUser, canRestrictedViewerAccess, splitAudienceByAccess } from "../access/userAccess";
 import { accessUser, accessUserByEmail, botAdministratorIds, requireAdministrator } from "../access/users";
+import { database } from "../db/client";
 import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { read, write } from "../db/transaction";
@@ -197,5 +198,5 @@ export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): 
 
 /** GET /users/me. */
 export function getOwnProfile(user: User): ApiUser {
-  return read((db) => userToApi(user, { viewer: user, realmHost: realmHost(getRealm(db)), profileData: true }));
+  return userToApi(user, { viewer: user, realmHost: realmHost(getRealm(database())), profileData: true });
 }

@@ -60,13 +60,9 @@ export async function runServe(args: string[]): Promise<number> {
   // the same tick, so no request is served before the restored queues are back.
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
-  const server = app.server!;
-  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
-  log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
-  log.info(isSetUp() ? `Open http://${shown}:${server.port}/ to sign in` : `Open http://${shown}:${server.port}/ in a browser to set up your organization`);
-  log.flush();
-
-  await new Promise<void>((resolve) => {
+  // Listening for signals before announcing the address: whoever reads the start line may stop
+  // us at once, and a SIGTERM that finds no handler kills the process without a clean stop.
+  const stopRequested = new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       log.info(`Received ${signal}; shutting down`);
       resolve();
@@ -74,6 +70,13 @@ export async function runServe(args: string[]): Promise<number> {
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
+  const server = app.server!;
+  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
+  log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
+  log.info(isSetUp() ? `Open http://${shown}:${server.port}/ to sign in` : `Open http://${shown}:${server.port}/ in a browser to set up your organization`);
+  log.flush();
+
+  await stopRequested;
   await app.stop(true);
   // After the server stopped taking requests, so no event is published after the queues are saved.
   stopEventQueues();

@@ -49,7 +49,7 @@ export interface UserChannel {
 
 /** The newest message ID, or 0 before the first message. */
 export function maxMessageId(db: Reader): number {
-  return db.get<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)?.id ?? 0;
+  return db.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)[0]?.id ?? 0;
 }
 
 export function channelRecipientIds(db: Reader, channelIds: number[]): Map<number, number> {
@@ -217,7 +217,7 @@ export const canBeUnread = (state: StateOfMessages, message: MessageKey) => mess
 export function advanceMarks(db: Reader, userId: number, recipientIds: Iterable<number>) {
   for (const recipientId of new Set(recipientIds)) {
     const mark = marksOf(db, userId, [recipientId]).get(recipientId) ?? 0;
-    const row = db.get<{ first_unread: number | null; newest: number | null }>(sql`
+    const [row] = db.all<{ first_unread: number | null; newest: number | null }>(sql`
       SELECT
         (SELECT min(m.id) FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
            AND m.id NOT IN (SELECT f.message_id FROM message_flags f

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
 import type { UserSettings } from "../model/userSettings";
+import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
 /** The one organization this server hosts. Settings live in JSON so new ones need no migration. */
@@ -22,8 +23,10 @@ export type Realm = Omit<RealmRow, "settings"> & { settings: RealmSettings };
 
 export const REALM_ID = 1;
 
-export function findRealm(db: Reader): Realm | undefined {
-  const row = db.select().from(realms).where(eq(realms.id, REALM_ID)).get();
+const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, REALM_ID)).prepare());
+
+export function findRealm(_db: Reader): Realm | undefined {
+  const row = realmRow().get() as RealmRow | undefined;
   if (!row) return undefined;
   return { ...row, settings: { ...REALM_SETTING_DEFAULTS, ...row.settings } };
 }

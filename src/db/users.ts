@@ -2,6 +2,7 @@ import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
+import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
 /** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
@@ -53,12 +54,17 @@ export type BotService = typeof botServices.$inferSelect;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export function findUserById(db: Reader, id: number): User | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+// Every authenticated request and most actions look users up; see prepared.ts for why these
+// are compiled once.
+const userById = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
+const userByEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare());
+
+export function findUserById(_db: Reader, id: number): User | undefined {
+  return userById().get({ id }) as User | undefined;
 }
 
-export function findUserByEmail(db: Reader, email: string): User | undefined {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+export function findUserByEmail(_db: Reader, email: string): User | undefined {
+  return userByEmail().get({ email: normalizeEmail(email) }) as User | undefined;
 }
 
 export function listUsers(db: Reader): User[] {

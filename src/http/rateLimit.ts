@@ -7,6 +7,10 @@ import { ApiError } from "./errors";
  */
 export class FailureLimiter {
   private readonly failures = new Map<string, number[]>();
+  /** Attempts under way per key. */
+  private readonly running = new Map<string, number>();
+  /** Resolved when an attempt under way on the key ends; created when someone waits for that. */
+  private readonly endings = new Map<string, { ended: Promise<void>; end: () => void }>();
 
   constructor(
     private readonly limit: number,
@@ -15,9 +19,44 @@ export class FailureLimiter {
     private readonly maxKeys = 100_000,
   ) {}
 
-  /** Throws RATE_LIMIT_HIT when any of the keys has used up its failures. A limit of 0 disables the check. */
-  check(keys: string[], now = Date.now()) {
-    if (this.limit <= 0) return;
+  /**
+   * Runs one attempt (say, a password check) unless one of its keys has used up its failures,
+   * and records a failure when it answers false. A limit of 0 turns the protection off.
+   *
+   * Attempts run side by side while they could all fail without reaching the limit; beyond
+   * that they wait for those under way to end and look again. So attempts fired all at once
+   * gain no extra guesses, and honest ones arriving together are delayed, never refused.
+   */
+  async attempt(keys: string[], run: () => Promise<boolean>): Promise<boolean> {
+    if (this.limit <= 0) return run();
+    for (;;) {
+      const now = Date.now();
+      this.refuseExhausted(keys, now);
+      const busy = keys.find((key) => this.recent(key, now).length + (this.running.get(key) ?? 0) >= this.limit);
+      if (busy === undefined) break;
+      await this.nextEnding(busy);
+    }
+    for (const key of keys) this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    try {
+      const succeeded = await run();
+      if (!succeeded) this.recordFailure(keys, Date.now());
+      return succeeded;
+    } finally {
+      for (const key of keys) {
+        const left = this.running.get(key)! - 1;
+        if (left === 0) this.running.delete(key);
+        else this.running.set(key, left);
+        this.endings.get(key)?.end();
+        this.endings.delete(key);
+      }
+    }
+  }
+
+  forget(key: string) {
+    this.failures.delete(key);
+  }
+
+  private refuseExhausted(keys: string[], now: number) {
     let waitMs = 0;
     for (const key of keys) {
       const recent = this.recent(key, now);
@@ -26,8 +65,18 @@ export class FailureLimiter {
     if (waitMs > 0) throw rateLimited(Math.ceil(waitMs / 1000));
   }
 
-  recordFailure(keys: string[], now = Date.now()) {
-    if (this.limit <= 0) return;
+  private nextEnding(key: string): Promise<void> {
+    let ending = this.endings.get(key);
+    if (!ending) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      ending = { ended, end };
+      this.endings.set(key, ending);
+    }
+    return ending.ended;
+  }
+
+  private recordFailure(keys: string[], now: number) {
     for (const key of keys) {
       const recent = this.recent(key, now);
       recent.push(now);
@@ -37,10 +86,6 @@ export class FailureLimiter {
       this.failures.set(key, recent);
     }
     this.evict(now);
-  }
-
-  forget(key: string) {
-    this.failures.delete(key);
   }
 
   private recent(key: string, now: number): number[] {

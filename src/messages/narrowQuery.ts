@@ -88,7 +88,7 @@ function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTe
   const rest = narrow.filter((term) => term.operator !== "with");
   if (withTerms.length === 0) return rest;
   const target = db.select().from(messages).where(eq(messages.id, withTerms[0].operand as number)).get();
-  if (!target || !db.get(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), readableSql(db, context.viewer))}`)) return rest;
+  if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), readableSql(db, context.viewer))}`).length === 0) return rest;
   const others = rest.filter((term) => !["channel", "topic", "dm"].includes(term.operator));
   if (target.channelId !== null) {
     return [
@@ -113,7 +113,7 @@ function resolveChannel(db: Reader, context: NarrowContext, operand: number | st
 
 /** Someone who left a private channel may still narrow to it, to read what they received. */
 function hadSubscription(db: Reader, userId: number, channelId: number): boolean {
-  return db.get(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`) !== undefined;
+  return db.all(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`).length > 0;
 }
 
 class TermBuilder {
@@ -132,7 +132,10 @@ class TermBuilder {
       case "channel":
         return sql`${messages.channelId} IS ${resolveChannel(this.db, this.context, term.operand).id}`;
       case "channels":
-        return inArray(messages.channelId, this.db.select({ id: channels.id }).from(channels).where(term.operand === "public" ? eq(channels.inviteOnly, false) : eq(channels.isWebPublic, true)));
+        return and(
+          isNotNull(messages.channelId),
+          inArray(messages.channelId, this.db.select({ id: channels.id }).from(channels).where(term.operand === "public" ? eq(channels.inviteOnly, false) : eq(channels.isWebPublic, true))),
+        )!;
       case "topic":
         return and(isNotNull(messages.channelId), eq(messages.topicKey, this.topicKey(term.operand)))!;
       case "sender":

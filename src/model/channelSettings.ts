@@ -37,11 +37,9 @@ const POST_POLICY_OF_GROUP: Partial<Record<string, number>> = {
 export const streamPostPolicyOf = (systemGroupName: string | undefined) =>
   (systemGroupName && POST_POLICY_OF_GROUP[systemGroupName]) || StreamPostPolicy.EVERYONE;
 
-/** Personal settings a subscriber may change (POST /users/me/subscriptions/properties). */
+/** Per-channel notification settings a subscriber may change (POST /users/me/subscriptions/properties). */
 export const NOTIFICATION_PROPERTIES = ["desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify"] as const;
 export type NotificationProperty = (typeof NOTIFICATION_PROPERTIES)[number];
-export const SUBSCRIPTION_PROPERTIES = ["color", "is_muted", "in_home_view", "pin_to_top", ...NOTIFICATION_PROPERTIES] as const;
-export type SubscriptionProperty = (typeof SUBSCRIPTION_PROPERTIES)[number];
 
 /** The user setting a null per-channel notification setting inherits. */
 export const INHERITED_USER_SETTING = {

@@ -8,7 +8,7 @@ import { accessUser } from "../access/users";
 import { listChannelsFor } from "../events/state/channels";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
-import { CHANNEL_GROUP_SETTING_NAMES, MAX_CHANNEL_DESCRIPTION_LENGTH } from "../model/channelSettings";
+import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { ChannelShaper } from "../shapes/channels";
 import { GroupSettingJson, RetentionParam, channelGroupSettingParams, retentionValue } from "./subscriptions";
 
@@ -119,7 +119,7 @@ export const channelRoutes = new Elysia()
       auth: true,
       params: ChannelIdParams,
       body: t.Object({
-        description: t.Optional(t.String({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH })),
+        description: t.Optional(t.String({ maxLength: 100_000 })),
         new_name: t.Optional(t.String({ maxLength: 1000 })),
         is_private: flag(),
         is_web_public: flag(),

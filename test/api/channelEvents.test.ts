@@ -178,7 +178,13 @@ describe("every client's state follows the events", () => {
     await expectConverged();
     // Guests do not see public channels they are not in.
     expect(heard(org.guest)).toEqual([]);
-    expect(heard(org.member2).map((e) => `${e.type}/${e.op}`)).toEqual(["stream/create", "subscription/peer_add", "stream/update"]);
+    // The notification bot's creation notice becomes the channel's first message.
+    expect(heard(org.member2).map((e) => `${e.type}/${e.op}/${e.property ?? ""}`)).toEqual([
+      "stream/create/",
+      "subscription/peer_add/",
+      "stream/update/first_message_id",
+      "stream/update/description",
+    ]);
   });
 
   test("creating a private channel for someone else", async () => {
@@ -271,7 +277,7 @@ describe("every client's state follows the events", () => {
     await subscribe(org.owner, ["webby"], { is_web_public: true });
     await expectConverged();
     // Everyone may see who is in a web-public channel, guests included.
-    expect(heard(org.guest).map((e) => `${e.type}/${e.op}`)).toEqual(["stream/create", "subscription/peer_add"]);
+    expect(heard(org.guest).map((e) => `${e.type}/${e.op}/${e.property ?? ""}`)).toEqual(["stream/create/", "subscription/peer_add/", "stream/update/first_message_id"]);
   });
 
   test("without notification_settings_null, inherited notification settings arrive as booleans", async () => {

@@ -105,35 +105,31 @@ describe("zulip-js (multipart POST bodies, query strings for everything else)", 
 });
 
 describe("python-zulip-api habits, reproduced by hand", () => {
-  const PYTHON_AGENT = { "user-agent": "ZulipPython/0.9.0 (Linux; Debian 12)" };
+  /** A call as python-zulip-api makes it: its User-Agent, GET parameters in the query string, the rest urlencoded in the body. */
+  async function python(method: string, path: string, params: Record<string, string> = {}) {
+    const url = new URL(`/api/v1${path}`, server.url);
+    if (method === "GET") for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const headers = { "user-agent": "ZulipPython/0.9.0 (Linux; Debian 12)", authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}` };
+    const response = await fetch(url, { method, headers, body: method === "GET" ? undefined : new URLSearchParams(params) });
+    return { status: response.status, body: await response.json() };
+  }
 
-  test("GET /server_settings answers without credentials and carries zulip_version", async () => {
-    const response = await fetch(`${server.url}/api/v1/server_settings`, { headers: PYTHON_AGENT });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ result: "success", zulip_version: expect.any(String), zulip_feature_level: expect.any(Number) });
+  test("GET /server_settings carries zulip_version, which it reads to decide what the server supports", async () => {
+    expect(await python("GET", "/server_settings")).toMatchObject({ status: 200, body: { result: "success", zulip_version: expect.any(String), zulip_feature_level: expect.any(Number) } });
   });
 
-  test("a request as it builds one: json.dumps'd values, the path parameter repeated in the body", async () => {
-    // python-zulip-api json.dumps every non-string value: True becomes "true", lists "[1, 2]".
-    const listed = await fetch(`${server.url}/api/v1/users?client_gravatar=true`, { headers: { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}` } });
-    expect(listed.status).toBe(200);
-    const response = await fetch(`${server.url}/api/v1/users/${member.id}`, {
-      method: "PATCH",
-      headers: { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}`, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ user_id: String(member.id), full_name: "Mel Pythonic" }),
-    });
-    expect(await response.json()).toEqual({ result: "success", msg: "" });
+  // It json.dumps every value that is not a string: True becomes "true", lists "[1, 2]".
+  test("json.dumps'd values, and the path parameter repeated in the body", async () => {
+    expect((await python("GET", "/users", { client_gravatar: "true" })).status).toBe(200);
+    expect((await python("PATCH", `/users/${member.id}`, { user_id: String(member.id), full_name: "Mel Pythonic" })).body).toEqual({ result: "success", msg: "" });
     expect(ok(await owner.api.get(`/users/${member.id}`)).user.full_name).toBe("Mel Pythonic");
   });
 
   test("JSON lists with spaces, and a DELETE carrying its parameters in the body", async () => {
-    const headers = { ...PYTHON_AGENT, authorization: `Basic ${btoa(`${owner.email}:${owner.apiKey}`)}`, "content-type": "application/x-www-form-urlencoded" };
-    const call = async (method: string, path: string, params: Record<string, string>) =>
-      (await fetch(`${server.url}/api/v1${path}`, { method, headers, body: new URLSearchParams(params) })).json();
-    expect(await call("POST", "/register", { event_types: '["message", "subscription"]' })).toMatchObject({ result: "success", queue_id: expect.any(String) });
-    expect(await call("POST", "/messages", { type: "private", to: `[${member.id}, ${owner.id}]`, content: "from python" })).toEqual({ result: "success", msg: "", id: expect.any(Number) });
-    expect(await call("POST", "/users/me/subscriptions", { subscriptions: '[{"name": "python club"}]' })).toMatchObject({ result: "success", subscribed: { [owner.id]: ["python club"] } });
-    expect(await call("DELETE", "/users/me/subscriptions", { subscriptions: '["python club"]' })).toMatchObject({ result: "success", removed: ["python club"] });
+    expect((await python("POST", "/register", { event_types: '["message", "subscription"]' })).body).toMatchObject({ result: "success", queue_id: expect.any(String) });
+    expect((await python("POST", "/messages", { type: "private", to: `[${member.id}, ${owner.id}]`, content: "from python" })).body).toEqual({ result: "success", msg: "", id: expect.any(Number) });
+    expect((await python("POST", "/users/me/subscriptions", { subscriptions: '[{"name": "python club"}]' })).body).toMatchObject({ result: "success", subscribed: { [owner.id]: ["python club"] } });
+    expect((await python("DELETE", "/users/me/subscriptions", { subscriptions: '["python club"]' })).body).toMatchObject({ result: "success", removed: ["python club"] });
   });
 
   test("client mistakes are 4xx, never 5xx (it retries a 5xx ten times)", async () => {
@@ -158,6 +154,10 @@ describe("python-zulip-api habits, reproduced by hand", () => {
       ["broken JSON body", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "application/json" }, body: "{" }],
       ["broken multipart", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "multipart/form-data; boundary=x" }, body: "garbage" }],
       ["text body", "/users", { method: "POST", headers: { ...ownerAuth, "content-type": "text/plain" }, body: "email=c@example.com" }],
+      ["malformed JSON list", "/users/me/subscriptions", { method: "POST", headers: form, body: "subscriptions=%5B%7B%22name" }],
+      ["list of the wrong things", "/messages", { method: "POST", headers: form, body: "type=private&to=%5Btrue%5D&content=hi" }],
+      ["message to nobody", "/messages", { method: "POST", headers: form, body: "type=private&to=%5B987654%5D&content=hi" }],
+      ["unknown event queue", "/events?queue_id=no-such-queue&last_event_id=-1", { headers: ownerAuth }],
       ["bad login", "/fetch_api_key", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `username=${encodeURIComponent(OWNER.email)}&password=wrong` }],
     ];
     for (const [mistake, path, init] of mistakes) {

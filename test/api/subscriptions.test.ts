@@ -57,7 +57,7 @@ describe("subscribing oneself", () => {
     expect(channel.rendered_description).toStartWith("<p>");
   });
 
-  test("a new channel has the creator, defaults of every group-setting, and no history yet", async () => {
+  test("a new channel has the creator and the defaults of every group-setting", async () => {
     const name = uniqueName();
     await subscribe(org.member, [name]);
     const channel = await getChannel(org.member, channelId(org.server, name));
@@ -69,7 +69,6 @@ describe("subscribing oneself", () => {
       is_archived: false,
       history_public_to_subscribers: true,
       message_retention_days: null,
-      first_message_id: null,
       stream_weekly_traffic: null,
       stream_post_policy: 1,
       is_announcement_only: false,
@@ -80,6 +79,8 @@ describe("subscribing oneself", () => {
       can_subscribe_group: systemGroupId(org.server, "role:nobody"),
     });
     expect(typeof channel.date_created).toBe("number");
+    // The notification bot's creation notice is the channel's first message.
+    expect(typeof channel.first_message_id).toBe("number");
     expect(channel).not.toHaveProperty("is_default");
   });
 

@@ -17,7 +17,8 @@ const RECENT_CONVERSATIONS_LIMIT = 1000;
  * this stays cheap however many messages there are.
  */
 export function maxMessageIdState(db: Reader, { viewer }: UserStateContext) {
-  const row = db.get<{ newest: number | null }>(sql`
+  // db.all, not db.get: drizzle's get on raw SQL answers a bare array of values.
+  const [row] = db.all<{ newest: number | null }>(sql`
     WITH received(id) AS (
       SELECT rc.id FROM recipients rc JOIN subscriptions s ON s.channel_id = rc.channel_id WHERE s.user_id = ${viewer.id} AND s.active = 1
       UNION SELECT recipient_id FROM recipient_users WHERE user_id = ${viewer.id}

@@ -1,0 +1,210 @@
+/**
+ * Sending channel messages (npm run bench:send): POST /api/v1/messages to a channel of 50
+ * subscribers, each with a live event queue long-polled by this process, against a bare
+ * Bun.serve + bun:sqlite (WAL) server that parses the same form body, inserts a row and answers
+ * its ID, both measured by wrk the same way in one run. Prints messages per second for both and
+ * Parley's share of the bare figure (target: at least 0.3).
+ *
+ *   bun bench/send.ts [--duration 10] [--warmup 2] [--connections 64] [--threads 2]
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { NewChannelSettings } from "../src/actions/channels";
+import { createChannels } from "../src/actions/channels";
+import { addSubscriptions } from "../src/actions/subscriptions";
+import { addAccount } from "../src/actions/users";
+import { closeDatabase, DATABASE_FILE, openDatabase } from "../src/db/client";
+import { write } from "../src/db/transaction";
+import { findUserByEmail, type User } from "../src/db/users";
+import { Role } from "../src/model/roles";
+import { OWNER } from "../test/helpers/seed";
+import { parleyCommand, runParley } from "../test/helpers/server";
+
+const TARGET_RATIO = 0.3;
+const SUBSCRIBERS = 50;
+const CHANNEL = "bench";
+
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "64" },
+    threads: { type: "string", default: "2" },
+  },
+});
+
+const BODY = new URLSearchParams({ type: "stream", to: CHANNEL, topic: "load", content: "Hello from **wrk**: a message of ordinary length, with a little markdown in it.", client: "website" }).toString();
+
+interface Measurement {
+  requestsPerSecond: number;
+  requests: number;
+  latency: Record<"p50" | "p99", string>;
+}
+
+/** wrk POSTing BODY; refuses to report a run in which any answer was not a 2xx. */
+async function wrk(url: string, authorization: string | null, seconds: string, scriptDir: string): Promise<Measurement> {
+  const script = join(scriptDir, "post.lua");
+  const headers = [`wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"`, authorization ? `wrk.headers["Authorization"] = "${authorization}"` : ""];
+  writeFileSync(script, [`wrk.method = "POST"`, `wrk.body = "${BODY}"`, ...headers].join("\n"));
+  const child = Bun.spawn(["wrk", "--latency", "-t", options.threads!, "-c", options.connections!, "-d", `${seconds}s`, "-s", script, url], { stdout: "pipe", stderr: "pipe" });
+  const [output, errors, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (exitCode !== 0) throw new Error(`wrk failed (${exitCode}): ${errors || output}`);
+  if (/Non-2xx or 3xx responses/.test(output) || /Socket errors/.test(output)) throw new Error(`wrk saw failed requests against ${url}:\n${output}`);
+  const requestsPerSecond = Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const requests = Number(output.match(/(\d+) requests in/)?.[1]);
+  const percentile = (p: string) => output.match(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m"))?.[1] ?? "?";
+  if (!Number.isFinite(requestsPerSecond)) throw new Error(`Could not read wrk's output:\n${output}`);
+  return { requestsPerSecond, requests, latency: { p50: percentile("50"), p99: percentile("99") } };
+}
+
+async function measure(url: string, authorization: string | null, scriptDir: string): Promise<Measurement> {
+  await wrk(url, authorization, options.warmup!, scriptDir);
+  return wrk(url, authorization, options.duration!, scriptDir);
+}
+
+/** The baseline: what one insert-and-commit per form POST costs with nothing else around it. */
+function startBare(dataDir: string) {
+  const sqlite = new Database(join(dataDir, "bare.db"), { create: true, strict: true });
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  sqlite.run("CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, content TEXT NOT NULL)");
+  const insert = sqlite.prepare("INSERT INTO messages (topic, content) VALUES (?, ?) RETURNING id");
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const form = await request.formData();
+      const { id } = insert.get(String(form.get("topic")), String(form.get("content"))) as { id: number };
+      return Response.json({ result: "success", msg: "", id });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/`,
+    stop() {
+      server.stop(true);
+      sqlite.close();
+    },
+  };
+}
+
+const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
+
+/** The owner and 49 members, all subscribed to one channel; built straight in the database. */
+function buildOrganization(dataDir: string): User[] {
+  openDatabase(dataDir);
+  try {
+    return write((tx) => {
+      const owner = findUserByEmail(tx, OWNER.email)!;
+      const people = [owner];
+      for (let i = 1; i < SUBSCRIBERS; i++) people.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
+      const [channel] = createChannels(tx, owner, [{ name: CHANNEL, description: "" }], PUBLIC);
+      addSubscriptions(tx, [channel], people);
+      return people;
+    });
+  } finally {
+    closeDatabase();
+  }
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+async function startParley(dataDir: string) {
+  const url = `http://127.0.0.1:${freePort()}`;
+  const child = Bun.spawn([process.execPath, "--cpu-prof", "--cpu-prof-md", "--cpu-prof-dir=/tmp/srvprof", "src/main.ts", "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
+    env: { ...process.env, PARLEY_LOG_LEVEL: "info" },
+    stdout: Bun.file(join(dataDir, "parley.log")),
+    stderr: "inherit",
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(`${url}/api/v1/server_settings`);
+      break;
+    } catch {
+      if (attempt > 150) throw new Error("Parley never answered");
+      await Bun.sleep(100);
+    }
+  }
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+const basic = (user: User) => `Basic ${btoa(`${user.email}:${user.apiKey}`)}`;
+
+/**
+ * One live client per subscriber: registers a queue for message events and long-polls it
+ * without pause, as a browser tab does. Counts the message events it is handed.
+ */
+function startPollers(url: string, people: User[]) {
+  let running = true;
+  let delivered = 0;
+  const loops = people.map(async (person) => {
+    const headers = { authorization: basic(person), "content-type": "application/x-www-form-urlencoded" };
+    const registered = await (await fetch(`${url}/api/v1/register`, { method: "POST", headers, body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: "[]" }) })).json();
+    let lastEventId = -1;
+    while (running) {
+      const query = new URLSearchParams({ queue_id: registered.queue_id, last_event_id: String(lastEventId) });
+      const answer = await (await fetch(`${url}/api/v1/events?${query}`, { headers })).json();
+      if (answer.result !== "success") throw new Error(`GET /events failed: ${JSON.stringify(answer)}`);
+      for (const event of answer.events) {
+        lastEventId = Math.max(lastEventId, event.id);
+        if (event.type === "message") delivered += 1;
+      }
+    }
+  });
+  return {
+    delivered: () => delivered,
+    async stop() {
+      running = false;
+      // A final message wakes every long-poll so the loops can notice.
+      if (people.length > 0) await fetch(`${url}/api/v1/messages`, { method: "POST", headers: { authorization: basic(people[0]), "content-type": "application/x-www-form-urlencoded" }, body: BODY });
+      await Promise.all(loops);
+    },
+  };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "parley-bench-send-"));
+const bare = startBare(dataDir);
+try {
+  const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
+  if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
+  const people = buildOrganization(dataDir);
+  const parley = await startParley(dataDir);
+  try {
+    console.log(`wrk: ${options.connections} keep-alive connections, ${options.threads} threads, ${options.warmup} s warm-up + ${options.duration} s per target`);
+    console.log(`Parley: channel of ${SUBSCRIBERS} subscribers, each with a live long-polling event queue`);
+    const bareResult = await measure(bare.url, null, dataDir);
+    const pollers = process.env.NOPOLL ? startPollers(parley.url, []) : startPollers(parley.url, people);
+    await Bun.sleep(500);
+    const parleyResult = await measure(`${parley.url}/api/v1/messages`, basic(people[0]), dataDir);
+    await pollers.stop();
+    const stored = new Database(join(dataDir, DATABASE_FILE), { readonly: true }).query("SELECT count(*) AS n FROM messages").get() as { n: number };
+
+    const ratio = parleyResult.requestsPerSecond / bareResult.requestsPerSecond;
+    const row = (name: string, result: Measurement) =>
+      `${name.padEnd(40)}${Math.round(result.requestsPerSecond).toLocaleString("en").padStart(10)}${result.latency.p50.padStart(10)}${result.latency.p99.padStart(10)}`;
+    console.log(`\n${"target".padEnd(40)}${"msg/s".padStart(10)}${"p50".padStart(10)}${"p99".padStart(10)}`);
+    console.log(row("bare Bun.serve + bun:sqlite insert", bareResult));
+    console.log(row(`Parley POST /messages (${SUBSCRIBERS} subscribers)`, parleyResult));
+    console.log(`\n${stored.n.toLocaleString("en")} messages stored; ${pollers.delivered().toLocaleString("en")} message events delivered to the ${SUBSCRIBERS} long-polling clients`);
+    console.log(`Parley / bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? "met" : "NOT met"})`);
+    process.exitCode = ratio >= TARGET_RATIO ? 0 : 1;
+  } finally {
+    await parley.stop();
+  }
+} finally {
+  bare.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
