@@ -33,8 +33,10 @@ async function startServer(): Promise<Server> {
   const dataDir = tempDataDir();
   const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
   if (init.exitCode !== 0) throw new Error(init.stderr);
+  const { BUN_CONFIG_MAX_HTTP_REQUESTS: _clientsOnly, ...env } = process.env;
   const child: Subprocess<"ignore", "pipe", "inherit"> = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"], {
-    env: { ...process.env, PARLEY_LOG_LEVEL: "warn", BUN_CONFIG_MAX_HTTP_REQUESTS: "" },
+    // At the default log level, as in production (it also prints the "listening on" line read here).
+    env: { ...env, PARLEY_LOG_LEVEL: "info" },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",
@@ -106,7 +108,10 @@ async function latencyBench() {
   for (let round = 0; round <= ROUNDS; round++) {
     await Bun.sleep(300); // every poller has re-polled and is parked again
     received = [];
-    const done = new Promise<void>((resolve) => (allReceived = resolve));
+    const done = new Promise<void>((resolve, reject) => {
+      allReceived = resolve;
+      setTimeout(() => reject(new Error(`round ${round}: only ${received.length} of ${POLLERS} deliveries within 30 s`)), 30_000).unref();
+    });
     sentAt = performance.now();
     ok(await owner.api.patch("/settings", { enter_sends: (enterSends = !enterSends) }));
     await done;

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { messageAudience, readableMessagesInTopic } from "../access/messages";
 import { activeSubscriberIds, type Channel } from "../db/channels";
@@ -6,13 +6,12 @@ import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, 
 import { writeBits } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
-import { users, type User } from "../db/users";
+import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import type { UpdateMessageEvent } from "../events/kinds/messageEdits";
-import { applyMentions } from "../messages/mentionRules";
+import { applyMentions, type MentionScope } from "../messages/mentionRules";
 import { announceMove, announceResolution } from "../messages/moveNotices";
 import { carryReadState, flagsOnMessage } from "../messages/moveReadState";
-import type { Destination } from "../messages/recipients";
 import type { RenderResult } from "../render/markdown";
 import { topicLinks } from "../render/topicLinks";
 import { refreshFirstMessageId } from "./firstMessageId";
@@ -88,10 +87,8 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
 function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audience: number[]) {
   const { target, fromChannel, realm, editor } = plan;
   const recipientIds = [...new Set([...audience, target.senderId])];
-  const destination: Destination = fromChannel
-    ? { kind: "channel", channel: fromChannel, recipientId: target.recipientId, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] }
-    : { kind: "direct", participants: tx.select().from(users).where(inArray(users.id, audience)).all(), recipientId: target.recipientId };
-  const bits = applyMentions(tx, editor, realm, content.rendered, destination, target.topic, recipientIds);
+  const scope: MentionScope = fromChannel ? { kind: "channel", channel: fromChannel, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] } : { kind: "direct" };
+  const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
   const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
   for (const userId of new Set([...stored.keys(), ...bits.keys()])) {
     const old = stored.get(userId) ?? 0;

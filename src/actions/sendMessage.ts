@@ -1,9 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { ChannelAudience } from "../access/channels";
-import { channels, findSubscription } from "../db/channels";
-import { Flag, messageFlags, messages, type Message } from "../db/messages";
+import { channels } from "../db/channels";
+import { Flag } from "../db/messages";
+import { insertMessage, insertMessageFlags } from "../db/sendQueries";
 import { getRealm, type Realm } from "../db/realm";
-import { read, write } from "../db/transaction";
+import { database } from "../db/client";
+import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -72,7 +74,9 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
  * rows, and emits the events that go out once it commits.
  */
 export function sendMessage(sender: User, request: SendMessageRequest): SendMessageResult {
-  const draft = read((db) => prepare(db, sender, getRealm(db), request));
+  // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
+  const db = database();
+  const draft = prepare(db, sender, getRealm(db), request);
   return write((tx) => store(tx, sender, draft));
 }
 
@@ -89,13 +93,26 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
   const bits = applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
   if (draft.readBySender) bits.set(sender.id, (bits.get(sender.id) ?? 0) | Flag.READ);
 
-  const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: findSubscription(tx, sender.id, destination.channel.id)?.isMuted ?? false } : null;
+  const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: destination.senderMuted } : null;
   // Bots have no one to show followed topics to.
   const senderChange = where && !sender.isBot ? senderVisibilityChange(tx, sender, where) : null;
   const sentAt = now();
-  const message = insertMessage(tx, sender, draft, destination.recipientId, isChannel ? destination.channel.id : null, sentAt);
-  const flagRows = [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags }));
-  if (flagRows.length > 0) tx.insert(messageFlags).values(flagRows).run();
+  const message = insertMessage(tx, {
+    recipientId: destination.recipientId,
+    channelId: isChannel ? destination.channel.id : null,
+    topic: draft.topic,
+    topicKey: topicKeyOf(draft.topic),
+    senderId: sender.id,
+    content: draft.content,
+    renderedContent: draft.rendered.html,
+    client: draft.client,
+    dateSent: sentAt,
+    isMeMessage: draft.rendered.isMeMessage,
+    hasLink: draft.rendered.hasLink,
+    hasImage: draft.rendered.hasImage,
+    hasAttachment: draft.rendered.hasAttachment,
+  });
+  insertMessageFlags(tx, [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags })));
   if (isChannel) recordFirstMessage(tx, destination, message.id);
   if (where) {
     const changes = [...(senderChange ? [senderChange] : []), ...mentionedVisibilityChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
@@ -105,29 +122,6 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
   emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
-}
-
-function insertMessage(tx: Tx, sender: User, draft: Draft, recipientId: number, channelId: number | null, sentAt: number): Message {
-  const { rendered } = draft;
-  return tx
-    .insert(messages)
-    .values({
-      recipientId,
-      channelId,
-      topic: draft.topic,
-      topicKey: topicKeyOf(draft.topic),
-      senderId: sender.id,
-      content: draft.content,
-      renderedContent: rendered.html,
-      client: draft.client,
-      dateSent: sentAt,
-      isMeMessage: rendered.isMeMessage,
-      hasLink: rendered.hasLink,
-      hasImage: rendered.hasImage,
-      hasAttachment: rendered.hasAttachment,
-    })
-    .returning()
-    .get();
 }
 
 /** A channel's first message becomes its first_message_id, which everyone who sees the channel is told. */

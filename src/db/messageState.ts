@@ -106,40 +106,37 @@ export function raiseMark(db: Reader, userId: number, recipientId: number, upTo:
     .run();
 }
 
+// Reads on the history path are SQL templates rather than the query builder, which costs
+// more to build than these indexed lookups take to run; lists travel as one JSON parameter.
+const jsonList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
 export function marksOf(db: Reader, userId: number, recipientIds: number[]): Map<number, number> {
   if (recipientIds.length === 0) return new Map();
-  const rows = db
-    .select({ recipientId: readMarks.recipientId, upTo: readMarks.readUpTo })
-    .from(readMarks)
-    .where(and(eq(readMarks.userId, userId), inArray(readMarks.recipientId, recipientIds)))
-    .all();
-  return new Map(rows.map((row) => [row.recipientId, row.upTo]));
+  const rows = db.all<{ recipient_id: number; read_up_to: number }>(
+    sql`SELECT recipient_id, read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id IN ${jsonList(recipientIds)}`,
+  );
+  return new Map(rows.map((row) => [row.recipient_id, row.read_up_to]));
 }
 
 /** A user's subscription periods in these channels. */
 export function periodsOf(db: Reader, userId: number, channelIds: number[]): SubscriptionPeriod[] {
   if (channelIds.length === 0) return [];
   return db
-    .select()
-    .from(subscriptionPeriods)
-    .where(and(eq(subscriptionPeriods.userId, userId), inArray(subscriptionPeriods.channelId, channelIds)))
-    .all();
+    .all<{ channel_id: number; starts_after: number; ends_at: number | null }>(
+      sql`SELECT channel_id, starts_after, ends_at FROM subscription_periods WHERE user_id = ${userId} AND channel_id IN ${jsonList(channelIds)}`,
+    )
+    .map((row) => ({ userId, channelId: row.channel_id, startsAfter: row.starts_after, endsAt: row.ends_at }));
 }
 
 // ---- Flag rows ----
 
 /** Stored flag bits of a user for these messages (absent: 0). */
 export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<number, number> {
-  const result = new Map<number, number>();
-  for (let i = 0; i < messageIds.length; i += 500) {
-    const rows = db
-      .select({ messageId: messageFlags.messageId, flags: messageFlags.flags })
-      .from(messageFlags)
-      .where(and(eq(messageFlags.userId, userId), inArray(messageFlags.messageId, messageIds.slice(i, i + 500))))
-      .all();
-    for (const row of rows) result.set(row.messageId, row.flags);
-  }
-  return result;
+  if (messageIds.length === 0) return new Map();
+  const rows = db.all<{ message_id: number; flags: number }>(
+    sql`SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id IN ${jsonList(messageIds)}`,
+  );
+  return new Map(rows.map((row) => [row.message_id, row.flags]));
 }
 
 /** Stores a message's bits for a user: a row only while some bit is set. */
@@ -178,12 +175,13 @@ export interface StateOfMessages {
   periods: SubscriptionPeriod[];
 }
 
-export function stateOf(db: Reader, userId: number, list: MessageKey[]): StateOfMessages {
+/** `subscribed`: the user's active subscriptions, when the caller has them at hand. */
+export function stateOf(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): StateOfMessages {
   const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
   return {
     bits: bitsOf(db, userId, list.map((m) => m.id)),
     marks: marksOf(db, userId, [...new Set(list.map((m) => m.recipientId))]),
-    subscribed: activeChannelIdsOfUser(db, userId),
+    subscribed: subscribed ?? activeChannelIdsOfUser(db, userId),
     periods: periodsOf(db, userId, channelIds),
   };
 }

@@ -12,7 +12,7 @@ import { findUserByEmail, type User } from "../db/users";
 export const NEW_CHANNELS_TOPIC = "new channels";
 export const CHANNEL_EVENTS_TOPIC = "channel events";
 
-const silentMention = (user: User) => `@_**${user.fullName}|${user.id}**`;
+export const silentMention = (user: User) => `@_**${user.fullName}|${user.id}**`;
 
 function privacyName(channel: Channel): string {
   if (channel.isWebPublic) return "Web-public";
@@ -20,7 +20,7 @@ function privacyName(channel: Channel): string {
   return channel.historyPublicToSubscribers ? "Private, shared history" : "Private, protected history";
 }
 
-function notificationBot(tx: Tx): User {
+export function notificationBot(tx: Tx): User {
   const bot = findUserByEmail(tx, `notification-bot@${realmHost(getRealm(tx))}`);
   if (!bot) throw new Error("The notification bot is missing");
   return bot;

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, lt, min, type SQL, sql } from "drizzle-orm";
-import { channelViewer } from "../access/channels";
+import type { ChannelViewer } from "../access/channels";
 import { type Message, messages } from "../db/messages";
 import { type MessageKey, stateOf, isRead, wasReceived, unreadIdsSql } from "../db/messageState";
-import { getRealm, realmHost } from "../db/realm";
+import { getRealm, type Realm, realmHost } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -11,6 +11,7 @@ import type { NarrowTerm } from "./narrow";
 import { narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
 import { loadMessageParts } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
+import { lazyChannelViewer } from "./visibility";
 
 /**
  * GET /messages (reference: get-messages): the messages matching a narrow around an anchor,
@@ -83,9 +84,21 @@ export function fetchWindow(db: Reader, where: SQL, anchor: number, range: Range
   };
 }
 
+/** One reader's request: who reads, with what is needed about them fetched once. */
+export interface Reading {
+  db: Reader;
+  user: User;
+  realm: Realm;
+  viewer: ChannelViewer;
+}
+
+export function reading(db: Reader, user: User): Reading {
+  return { db, user, realm: getRealm(db), viewer: lazyChannelViewer(db, user) };
+}
+
 /** The caller's flags for each message, with "historical" for channel messages they did not receive. */
-export function flagsFor(db: Reader, userId: number, list: MessageKey[]): Map<number, string[]> {
-  const state = stateOf(db, userId, list);
+export function flagsFor(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): Map<number, string[]> {
+  const state = stateOf(db, userId, list, subscribed);
   return new Map(
     list.map((message) => {
       const flags = apiFlags(state.bits.get(message.id) ?? 0, isRead(state, message));
@@ -96,8 +109,8 @@ export function flagsFor(db: Reader, userId: number, list: MessageKey[]): Map<nu
 }
 
 /** Message objects for the caller, with flags, and the search highlights when the narrow searched. */
-export function shapeMessages(db: Reader, user: User, list: Message[], query: Pick<NarrowQuery, "search">, options: ClientOptions): ApiMessage[] {
-  const realm = getRealm(db);
+export function shapeMessages(context: Reading, list: Message[], query: Pick<NarrowQuery, "search">, options: ClientOptions): ApiMessage[] {
+  const { db, user, realm } = context;
   const view = {
     ...messageViewerIn(realm, user),
     applyMarkdown: options.applyMarkdown,
@@ -105,7 +118,7 @@ export function shapeMessages(db: Reader, user: User, list: Message[], query: Pi
     allowEmptyTopicName: options.allowEmptyTopicName,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,
   };
-  const flags = flagsFor(db, user.id, list);
+  const flags = flagsFor(db, user.id, list, context.viewer.subscribedIds);
   return loadMessageParts(db, list).map((parts) => {
     const shaped: ApiMessage & { match_content?: string; match_subject?: string } = messageToApi(parts, view, flags.get(parts.message.id));
     if (query.search) {
@@ -116,21 +129,20 @@ export function shapeMessages(db: Reader, user: User, list: Message[], query: Pi
   });
 }
 
-export function narrowFor(db: Reader, user: User, narrow: NarrowTerm[], scope?: NarrowScope): NarrowQuery {
-  const realm = getRealm(db);
-  const context = { viewer: channelViewer(db, user), realmHost: realmHost(realm), emptyTopicDisplayName: realm.settings.empty_topic_display_name };
-  return narrowQuery(db, context, narrow, scope);
+export function narrowFor(context: Reading, narrow: NarrowTerm[], scope?: NarrowScope): NarrowQuery {
+  const { realm } = context;
+  return narrowQuery(context.db, { viewer: context.viewer, realmHost: realmHost(realm), emptyTopicDisplayName: realm.settings.empty_topic_display_name }, narrow, scope);
 }
 
 /** The anchor-and-range form of GET /messages. */
-export function getMessageRange(db: Reader, user: User, narrow: NarrowTerm[], range: RangeRequest, options: ClientOptions) {
+export function getMessageRange(context: Reading, narrow: NarrowTerm[], range: RangeRequest, options: ClientOptions) {
   if (range.numBefore + range.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const query = narrowFor(db, user, narrow);
+  const query = narrowFor(context, narrow);
   const requested = range.anchor ?? query.near ?? undefined;
   if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
-  const window = fetchWindow(db, query.where, resolveAnchor(db, requested, query.where, user.id), range);
+  const window = fetchWindow(context.db, query.where, resolveAnchor(context.db, requested, query.where, context.user.id), range);
   return {
-    messages: shapeMessages(db, user, window.rows, query, options),
+    messages: shapeMessages(context, window.rows, query, options),
     anchor: window.anchor,
     found_anchor: window.found_anchor,
     found_newest: window.found_newest,
@@ -141,9 +153,9 @@ export function getMessageRange(db: Reader, user: User, narrow: NarrowTerm[], ra
 }
 
 /** The message_ids form: those of the IDs that exist, the caller may read and match the narrow. */
-export function getMessagesById(db: Reader, user: User, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
+export function getMessagesById(context: Reading, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
   if (messageIds.length > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const query = narrowFor(db, user, narrow, "readable");
-  const rows = messageIds.length === 0 ? [] : db.select().from(messages).where(and(query.where, inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
-  return { messages: shapeMessages(db, user, rows, query, options), history_limited: false };
+  const query = narrowFor(context, narrow, "readable");
+  const rows = messageIds.length === 0 ? [] : context.db.select().from(messages).where(and(query.where, inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
+  return { messages: shapeMessages(context, rows, query, options), history_limited: false };
 }

@@ -8,7 +8,7 @@ import { topicKeyOf } from "../db/userTopics";
 import { ApiError, badRequest } from "../http/errors";
 import { SystemGroup } from "../model/roles";
 import type { RenderResult } from "../render/markdown";
-import type { Destination } from "./recipients";
+import type { ChannelDestination, DirectDestination } from "./recipients";
 
 /**
  * Who a message's mentions reach, and which mentions the sender may make: wildcards in big
@@ -33,7 +33,10 @@ function topicParticipants(db: Reader, channelId: number, topic: string, senderI
  * Checks the sender's right to the message's mentions and returns the flag bits they give
  * the message's recipients (`recipientIds`). Throws the spec's wildcard errors.
  */
-export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: Destination, topic: string, recipientIds: readonly number[]): Map<number, number> {
+/** What mention rules need of where a message goes (sending, or editing one already sent). */
+export type MentionScope = Pick<ChannelDestination, "kind" | "channel" | "subscriberIds"> | Pick<DirectDestination, "kind">;
+
+export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: MentionScope, topic: string, recipientIds: readonly number[]): Map<number, number> {
   const bits = new Map<number, number>();
   const recipients = new Set(recipientIds);
   const add = (userIds: Iterable<number>, flag: number) => {

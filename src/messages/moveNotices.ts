@@ -1,11 +1,11 @@
-import { and, eq, like } from "drizzle-orm";
 import { sendMessageInTransaction } from "../actions/sendMessage";
 import type { Channel } from "../db/channels";
 import type { Message } from "../db/messages";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
-import { users, type User } from "../db/users";
+import type { User } from "../db/users";
 import { messageNarrowUrl } from "../render/urls";
+import { notificationBot, silentMention } from "./announcements";
 
 /**
  * What the notification bot posts when messages move (the reference's breadcrumbs): in the new
@@ -24,21 +24,9 @@ export interface MovedThread {
   wholeTopic: boolean;
 }
 
-function notificationBot(tx: Tx): User | undefined {
-  return tx
-    .select()
-    .from(users)
-    .where(and(eq(users.isSystemBot, true), like(users.email, "notification-bot@%")))
-    .get();
-}
+const post = (tx: Tx, channel: Channel, topic: string, content: string) =>
+  sendMessageInTransaction(tx, notificationBot(tx), { type: "channel", to: String(channel.id), topic, content, client: "Internal", readBySender: false });
 
-function post(tx: Tx, channel: Channel, topic: string, content: string) {
-  const bot = notificationBot(tx);
-  if (!bot) return;
-  sendMessageInTransaction(tx, bot, { type: "stream", to: String(channel.id), topic, content, client: "Internal", readBySender: true });
-}
-
-const silentMention = (user: User) => `@_**${user.fullName}|${user.id}**`;
 const topicLink = (place: { channel: Channel; topic: string }) => `#**${place.channel.name}>${place.topic}**`;
 
 export function announceMove(tx: Tx, realm: Realm, mover: User, thread: MovedThread, notify: { oldThread: boolean; newThread: boolean }) {

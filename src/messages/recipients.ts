@@ -1,10 +1,12 @@
 import { inArray } from "drizzle-orm";
 import { type ChannelViewer, channelViewer, hasContentAccess, hasMetadataAccess } from "../access/channels";
+import { groupIdsOfUser } from "../access/groupSettings";
 import { accessUserByEmail } from "../access/users";
-import { activeSubscriberIds, type Channel, findChannelById, findChannelByName } from "../db/channels";
+import type { Channel } from "../db/channels";
 import { isUserInGroup } from "../db/groups";
 import { channelRecipient, directRecipient, findDirectRecipient } from "../db/messages";
 import { realmHost, type Realm } from "../db/realm";
+import { channelForSending, channelSubscribers, findChannelRecipientId } from "../db/sendQueries";
 import type { Reader } from "../db/types";
 import { findUserById, users, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
@@ -68,6 +70,8 @@ export interface ChannelDestination {
   recipientId: number;
   /** Active subscribers who are active users. */
   subscriberIds: number[];
+  /** Whether the sender is subscribed and muted the channel. */
+  senderMuted: boolean;
 }
 
 export interface DirectDestination {
@@ -82,8 +86,13 @@ export type Destination = ChannelDestination | DirectDestination;
 /** Finds where the message goes and checks the sender may post there; throws the spec's errors. */
 export function resolveDestination(tx: Reader, sender: User, realm: Realm, address: Address): Destination {
   if (address.kind === "channel") {
-    const channel = accessChannelForSending(tx, sender, address);
-    return { kind: "channel", channel, recipientId: channelRecipient(tx, channel.id).id, subscriberIds: activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? [] };
+    const channel = channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
+    if (!channel) throw channelDoesNotExist(address);
+    const subscribers = channelSubscribers(tx, channel.id);
+    const own = subscribers.find((row) => row.userId === sender.id);
+    checkMaySend(tx, sender, channel, own !== undefined, address);
+    const recipientId = findChannelRecipientId(tx, channel.id) ?? channelRecipient(tx, channel.id).id;
+    return { kind: "channel", channel, recipientId, subscriberIds: subscribers.map((row) => row.userId), senderMuted: own?.isMuted ?? false };
   }
   const participants = directParticipants(tx, sender, realm, address);
   checkDirectMessagePermission(tx, sender, realm, participants);
@@ -101,17 +110,17 @@ function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
  * owner too: it may post where its owner may. Channels the sender may not know about do not
  * exist for them.
  */
-function accessChannelForSending(tx: Reader, sender: User, address: Address & { kind: "channel" }): Channel {
-  const channel = "channelName" in address ? findChannelByName(tx, address.channelName) : findChannelById(tx, address.channelId);
-  if (!channel) throw channelDoesNotExist(address);
+function checkMaySend(tx: Reader, sender: User, channel: Channel, subscribed: boolean, address: Address & { kind: "channel" }) {
+  // Only this channel's subscription matters here, and the caller has it already.
+  const actors: ChannelViewer[] = [{ user: sender, groupIds: groupIdsOfUser(tx, sender.id), subscribedIds: new Set(subscribed ? [channel.id] : []) }];
   const owner = sender.isBot && sender.botOwnerId !== null ? findUserById(tx, sender.botOwnerId) : undefined;
-  const actors = [channelViewer(tx, sender), ...(owner?.isActive ? [channelViewer(tx, owner)] : [])];
+  if (owner?.isActive) actors.push(channelViewer(tx, owner));
   // The notification bot announces wherever the organization tells it to.
   if (!sender.isSystemBot && !actors.some((actor) => hasMetadataAccess(actor, channel))) throw channelDoesNotExist(address);
   if (channel.isArchived) throw badRequest(`Not authorized to send to channel '${channel.name}': it is archived.`);
-  if (sender.isSystemBot) return channel;
+  if (sender.isSystemBot) return;
   if (!actors.some((actor) => actor.groupIds.has(channel.canSendMessageGroup))) throw badRequest("You do not have permission to post in this channel.");
-  if (!mustBeSubscribed(actors[0], channel) || actors.some((actor) => actor.subscribedIds.has(channel.id))) return channel;
+  if (!mustBeSubscribed(actors[0], channel) || actors.some((actor) => actor.subscribedIds.has(channel.id))) return;
   throw badRequest(`Not authorized to send to channel '${channel.name}'`);
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { messages } from "../db/messages";
+import { topicHasMessages } from "../db/sendQueries";
 import type { Tx } from "../db/types";
 import { users, type User } from "../db/users";
 import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
@@ -33,14 +33,7 @@ export interface TopicInSending {
 /** What the sender's settings want for the topic; call before the message is inserted. */
 export function senderVisibilityChange(tx: Tx, sender: User, where: TopicInSending): VisibilityChange | null {
   let firstInTopic: boolean | undefined;
-  const startsTopic = () =>
-    (firstInTopic ??=
-      tx
-        .select({ id: messages.id })
-        .from(messages)
-        .where(and(eq(messages.channelId, where.channelId), eq(messages.topicKey, topicKeyOf(where.topic))))
-        .limit(1)
-        .get() === undefined);
+  const startsTopic = () => (firstInTopic ??= !topicHasMessages(tx, where.channelId, topicKeyOf(where.topic)));
   const triggered = (policy: unknown) => policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION || (policy === AutomaticPolicy.ON_INITIATION && startsTopic());
   let wanted: VisibilityPolicy | null = null;
   if (triggered(settingOf(sender.settings, "automatically_follow_topics_policy"))) wanted = VisibilityPolicy.FOLLOWED;

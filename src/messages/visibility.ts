@@ -1,9 +1,11 @@
 import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type ChannelViewer, hasContentAccess } from "../access/channels";
-import { type Channel, channels } from "../db/channels";
+import { groupIdsOfUser } from "../access/groupSettings";
+import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
 import { Flag, type Message, messages, recipientUsers } from "../db/messages";
 import { bitsOf, periodsOf, wasReceived } from "../db/messageState";
 import type { Reader } from "../db/types";
+import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 
 /**
@@ -17,6 +19,21 @@ import { badRequest } from "../http/errors";
  */
 
 export const INVALID_MESSAGES = "Invalid message(s)";
+
+/**
+ * The reader as channel permission checks see them. Their groups are looked up only if a check
+ * needs them (a private channel they are not subscribed to), which reading history rarely does.
+ */
+export function lazyChannelViewer(db: Reader, user: User): ChannelViewer {
+  let groupIds: Set<number> | undefined;
+  return {
+    user,
+    subscribedIds: activeChannelIdsOfUser(db, user.id),
+    get groupIds() {
+      return (groupIds ??= groupIdsOfUser(db, user.id));
+    },
+  };
+}
 
 export function canReadHistory(viewer: ChannelViewer, channel: Channel): boolean {
   return channel.isWebPublic || (channel.historyPublicToSubscribers && hasContentAccess(viewer, channel));

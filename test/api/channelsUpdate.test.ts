@@ -73,6 +73,8 @@ describe("name and description", () => {
     ok(await org.member.api.patch(`/streams/${id}`, { description: "Line one\nline <two>" }));
     expect(await getChannel(org.member, id)).toMatchObject({ description: "Line one line <two>", rendered_description: "<p>Line one line &lt;two&gt;</p>" });
     expectError(await org.member.api.patch(`/streams/${id}`, { description: "d".repeat(1025) }), "BAD_REQUEST");
+    // The limit counts characters: 1024 emoji are twice as many UTF-16 units, and still fit.
+    ok(await org.member.api.patch(`/streams/${id}`, { description: "🙂".repeat(1024) }));
     ok(await org.member.api.patch(`/streams/${id}`, { description: "" }));
     expect(await getChannel(org.member, id)).toMatchObject({ description: "", rendered_description: "" });
   });

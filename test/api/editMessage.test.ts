@@ -78,6 +78,23 @@ describe("editing content", () => {
     ]);
   });
 
+  test("message objects show the edit: last_edit_timestamp, edit_history; last_moved_timestamp only after a move", async () => {
+    const id = await post(org.member, "shown", "before");
+    const fetch = async () => ok(await org.member2.api.get(`/messages/${id}`, { apply_markdown: false })).message;
+    const fresh = await fetch();
+    expect(fresh.last_edit_timestamp).toBeUndefined();
+    expect(fresh.edit_history).toBeUndefined();
+    ok(await edit(org.member, id, { content: "after" }));
+    const edited = await fetch();
+    expect(edited).toMatchObject({ content: "after", last_edit_timestamp: row(id).last_edit_time, edit_history: history(id) });
+    expect(edited.last_moved_timestamp).toBeUndefined();
+    ok(await edit(org.member2, id, { topic: "shown elsewhere", send_notification_to_new_thread: false }));
+    const moved = await fetch();
+    expect(moved).toMatchObject({ subject: "shown elsewhere", last_edit_timestamp: row(id).last_edit_time, last_moved_timestamp: row(id).last_moved_time });
+    expect(moved.edit_history).toHaveLength(2);
+    expect(moved.edit_history[0]).toMatchObject({ prev_topic: "shown", topic: "shown elsewhere", user_id: org.member2.id });
+  });
+
   test("nobody else edits content: not other members, moderators, administrators, owners, guests or bots", async () => {
     const id = await post(org.member);
     for (const person of [org.member2, org.moderator, org.admin, org.owner, org.guest, org.bot]) {

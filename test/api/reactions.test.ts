@@ -61,6 +61,17 @@ describe("adding a reaction", () => {
     ]);
   });
 
+  test("message objects carry their reactions (spec 2.3)", async () => {
+    const id = await newMessage();
+    ok(await react(org.member2, id, { emoji_name: "octopus" }));
+    ok(await react(org.member, id, { emoji_name: "zulip" }));
+    const { message } = ok(await org.member.api.get(`/messages/${id}`));
+    expect(message.reactions).toEqual([
+      { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "unicode_emoji", user_id: org.member2.id },
+      { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "svc_extra_emoji", user_id: org.member.id },
+    ]);
+  });
+
   test("a second reaction with an emoji already there is a vote: it keeps the first one's name", async () => {
     const id = await newMessage();
     ok(await react(org.member, id, { emoji_name: "+1" }));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel, uniqueName } from "../helpers/channels";
+import { createChannel, queryServer, uniqueName } from "../helpers/channels";
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 import { type Event, pendingOf, register } from "./support";
@@ -154,15 +154,15 @@ describe("moves between channels", () => {
     for (const person of [org.member, org.member2, org.moderator]) expect(await received(queues, person, ["delete_message"])).toEqual([]);
   });
 
-  test("moving messages older than a channel's first into it updates its first_message_id, for those who know the channel", async () => {
+  test("moving a channel's first message out, into a younger channel: first_message_id of both, to those who know them", async () => {
     const from = await channel(org.member, [org.member]);
+    const [{ first_message_id: creation }] = queryServer<{ first_message_id: number }>(org.server, "SELECT first_message_id FROM channels WHERE id = ?", from.id);
     const early = await post(org.member, from.name, "early");
     const to = await channel(org.member, [org.member]);
     const queues = await listen([org.member2, org.guest]);
-    ok(await edit(org.member, early, { stream_id: to.id, send_notification_to_new_thread: false }));
-    const streamEvents = withoutIds(await received(queues, org.member2, ["stream"]));
-    expect(streamEvents).toContainEqual({ type: "stream", op: "update", stream_id: to.id, name: to.name, property: "first_message_id", value: early });
-    expect(streamEvents.filter((event) => event.stream_id === from.id)).toEqual([]);
+    ok(await edit(org.member, creation, { stream_id: to.id, send_notification_to_new_thread: false }));
+    const update = (channelId: number, name: string, value: number) => ({ type: "stream", op: "update", stream_id: channelId, name, property: "first_message_id", value });
+    expect(withoutIds(await received(queues, org.member2, ["stream"]))).toEqual([update(from.id, from.name, early), update(to.id, to.name, creation)]);
     expect(await received(queues, org.guest, ["stream"])).toEqual([]);
   });
 });

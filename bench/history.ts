@@ -1,0 +1,261 @@
+/**
+ * Reading history on a large database (npm run bench:history): GET /api/v1/messages for a
+ * channel + topic narrow (anchor newest, num_before 50), and for search narrows, on a
+ * database of 1,000,000 messages spread over 50 channels, 500 topics and 20 senders. wrk
+ * sends the requests, each to a random topic (or word), over keep-alive connections; the
+ * figures are wrk's latency percentiles (target: p99 under 20 ms for the topic narrow).
+ *
+ *   bun bench/history.ts [--messages 1000000] [--duration 10] [--warmup 2] [--connections 1,4,16]
+ *                        [--data-dir DIR]   (reuse a database built by an earlier run; kept)
+ *
+ * The organization (people, channels, subscriptions) is made through Parley's own actions;
+ * the messages are inserted straight into the database in large transactions, which is what
+ * makes a million of them quick to build (the full-text index is filled by its triggers).
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createChannels, type NewChannelSettings } from "../src/actions/channels";
+import { addSubscriptions } from "../src/actions/subscriptions";
+import { addAccount } from "../src/actions/users";
+import { closeDatabase, DATABASE_FILE, openDatabase } from "../src/db/client";
+import { write } from "../src/db/transaction";
+import { findUserByEmail, type User } from "../src/db/users";
+import { Role } from "../src/model/roles";
+import { OWNER } from "../test/helpers/seed";
+import { parleyCommand, runParley } from "../test/helpers/server";
+
+const TARGET_P99_MS = 20;
+const CHANNELS = 50;
+const TOPICS_PER_CHANNEL = 10;
+const SENDERS = 20;
+
+const { values: options } = parseArgs({
+  options: {
+    messages: { type: "string", default: "1000000" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "1,4,16" },
+    "data-dir": { type: "string" },
+  },
+});
+
+// ---- The data set ----
+
+/** A fixed pseudo-random sequence, so every run builds the same database. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "shi", "po", "da", "ve", "zo", "qui", "ber", "lan", "tor", "mas"];
+/** 2,000 made-up words; drawn with a Zipf-like skew, as words in real chat are. */
+const VOCABULARY = Array.from({ length: 2000 }, (_, i) => {
+  let word = "";
+  for (let n = i + 17; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
+  return word;
+});
+
+function wordPicker(next: () => number) {
+  // Zipf with exponent 1: P(rank r) ∝ 1/r, sampled by inverting the cumulative sum.
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= VOCABULARY.length; rank++) cumulative.push((total += 1 / rank));
+  return () => {
+    const target = next() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle] < target) low = middle + 1;
+      else high = middle;
+    }
+    return VOCABULARY[low];
+  };
+}
+
+const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
+const topicName = (channel: number, topic: number) => `${VOCABULARY[channel * TOPICS_PER_CHANNEL + topic]} plans ${topic}`;
+
+/** The owner and 19 members, 50 public channels everyone is subscribed to; through Parley's actions. */
+function buildOrganization(dataDir: string): User[] {
+  openDatabase(dataDir);
+  try {
+    return write((tx) => {
+      const owner = findUserByEmail(tx, OWNER.email)!;
+      const people = [owner];
+      for (let i = 1; i < SENDERS; i++) people.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
+      const channels = createChannels(tx, owner, Array.from({ length: CHANNELS }, (_, i) => ({ name: `channel-${i}`, description: "" })), PUBLIC);
+      addSubscriptions(tx, channels, people);
+      return people;
+    });
+  } finally {
+    closeDatabase();
+  }
+}
+
+/** Inserts the messages in transactions of 20,000, then marks all but the newest 2,000 read for everyone. */
+function insertMessages(dataDir: string, people: User[], count: number) {
+  const sqlite = new Database(join(dataDir, DATABASE_FILE));
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA synchronous = OFF");
+  const channelIds = sqlite.query<{ id: number }, []>("SELECT id FROM channels ORDER BY id").all().map((row) => row.id);
+  const insertRecipient = sqlite.prepare("INSERT OR IGNORE INTO recipients (type, channel_id) VALUES (1, ?)");
+  for (const id of channelIds) insertRecipient.run(id);
+  const recipientOf = new Map(sqlite.query<{ id: number; channel_id: number }, []>("SELECT id, channel_id FROM recipients WHERE channel_id IS NOT NULL").all().map((row) => [row.channel_id, row.id]));
+  const insert = sqlite.prepare(
+    "INSERT INTO messages (recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent) VALUES (?, ?, ?, ?, ?, ?, ?, 'website', ?)",
+  );
+  const next = random(42);
+  const word = wordPicker(next);
+  const start = Math.floor(Date.now() / 1000) - count * 10;
+  const began = performance.now();
+  for (let done = 0; done < count; ) {
+    const batch = Math.min(20_000, count - done);
+    sqlite.transaction(() => {
+      for (let i = 0; i < batch; i++) {
+        const channel = Math.floor(next() * CHANNELS);
+        const topic = topicName(channel, Math.floor(next() * TOPICS_PER_CHANNEL));
+        const words = Array.from({ length: 4 + Math.floor(next() * 20) }, word).join(" ");
+        const sender = people[Math.floor(next() * people.length)];
+        insert.run(recipientOf.get(channelIds[channel])!, channelIds[channel], topic, topic.toLowerCase(), sender.id, words, `<p>${words}</p>`, start + (done + i) * 10);
+      }
+    })();
+    done += batch;
+    process.stdout.write(`\r  ${done.toLocaleString("en")} messages (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString("en")}/s)`);
+  }
+  const newest = (sqlite.query("SELECT max(id) AS id FROM messages").get() as { id: number }).id;
+  sqlite.run("INSERT OR REPLACE INTO read_marks (user_id, recipient_id, read_up_to) SELECT s.user_id, r.id, ? FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id", [newest - 2000]);
+  sqlite.run("PRAGMA optimize");
+  sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+  console.log(`\n  built in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+}
+
+// ---- Measuring ----
+
+interface Measurement {
+  requestsPerSecond: number;
+  latency: Record<"p50" | "p99", string>;
+}
+
+/** wrk GETting a random one of `paths` per request; refuses runs with any non-2xx answer. */
+async function wrk(url: string, paths: string[], authorization: string, connections: string, seconds: string, scriptDir: string): Promise<Measurement> {
+  const script = join(scriptDir, "paths.lua");
+  writeFileSync(
+    script,
+    [`wrk.headers["Authorization"] = "${authorization}"`, `local paths = {${paths.map((path) => JSON.stringify(path)).join(",")}}`, `request = function() return wrk.format("GET", paths[math.random(#paths)]) end`].join("\n"),
+  );
+  const threads = String(Math.min(2, Number(connections)));
+  const child = Bun.spawn(["wrk", "--latency", "-t", threads, "-c", connections, "-d", `${seconds}s`, "-s", script, url], { stdout: "pipe", stderr: "pipe" });
+  const [output, errors, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (exitCode !== 0) throw new Error(`wrk failed (${exitCode}): ${errors || output}`);
+  if (/Non-2xx or 3xx responses/.test(output) || /Socket errors/.test(output)) throw new Error(`wrk saw failed requests:\n${output}`);
+  const requestsPerSecond = Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const percentile = (p: string) => output.match(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m"))?.[1] ?? "?";
+  return { requestsPerSecond, latency: { p50: percentile("50"), p99: percentile("99") } };
+}
+
+/** wrk prints latencies with units (us, ms, s). */
+function milliseconds(text: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!match) return Number.NaN;
+  return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as "us" | "ms" | "s"];
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+async function startParley(dataDir: string) {
+  const url = `http://127.0.0.1:${freePort()}`;
+  const child = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
+    env: { ...process.env, PARLEY_LOG_LEVEL: "warn" },
+    stdout: Bun.file(join(dataDir, "parley.log")),
+    stderr: "inherit",
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(`${url}/api/v1/server_settings`);
+      break;
+    } catch {
+      if (attempt > 300) throw new Error("Parley never answered");
+      await Bun.sleep(100);
+    }
+  }
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+const messagesPath = (narrow: unknown[]) => `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify(narrow) })}`;
+
+function workloads(channelIds: number[]) {
+  const next = random(7);
+  const topicPaths = Array.from({ length: 200 }, () => {
+    const channel = Math.floor(next() * CHANNELS);
+    return messagesPath([{ operator: "channel", operand: channelIds[channel] }, { operator: "topic", operand: topicName(channel, Math.floor(next() * TOPICS_PER_CHANNEL)) }]);
+  });
+  // Words of middling frequency (ranks 100 to 1,000): each is in roughly 1 to 8% of messages.
+  const words = Array.from({ length: 200 }, () => VOCABULARY[100 + Math.floor(next() * 900)]);
+  const searchPaths = words.map((word) => messagesPath([{ operator: "search", operand: word }]));
+  const channelSearchPaths = words.map((word) => messagesPath([{ operator: "channel", operand: channelIds[Math.floor(next() * CHANNELS)] }, { operator: "search", operand: word }]));
+  return [
+    { name: "channel + topic", paths: topicPaths, target: true },
+    { name: "search (all history)", paths: searchPaths, target: false },
+    { name: "channel + search", paths: channelSearchPaths, target: false },
+  ];
+}
+
+const reuse = options["data-dir"];
+const dataDir = reuse ?? mkdtempSync(join(tmpdir(), "parley-bench-history-"));
+let failed = false;
+try {
+  const count = Number(options.messages);
+  if (!reuse || !existsSync(join(dataDir, DATABASE_FILE))) {
+    const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
+    if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
+    console.log(`Building ${count.toLocaleString("en")} messages in ${CHANNELS} channels, ${CHANNELS * TOPICS_PER_CHANNEL} topics, ${SENDERS} senders:`);
+    insertMessages(dataDir, buildOrganization(dataDir), count);
+  }
+  const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+  const owner = sqlite.query("SELECT email, api_key FROM users WHERE email = ?").get(OWNER.email) as { email: string; api_key: string };
+  const channelIds = sqlite.query<{ id: number }, []>("SELECT id FROM channels ORDER BY id").all().map((row) => row.id);
+  const total = (sqlite.query("SELECT count(*) AS n FROM messages").get() as { n: number }).n;
+  sqlite.close();
+  const authorization = `Basic ${btoa(`${owner.email}:${owner.api_key}`)}`;
+
+  const parley = await startParley(dataDir);
+  try {
+    console.log(`\n${total.toLocaleString("en")} messages; GET /messages anchor=newest num_before=50; wrk ${options.warmup} s warm-up + ${options.duration} s per row`);
+    console.log(`\n${"narrow".padEnd(24)}${"conns".padStart(6)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}`);
+    for (const workload of workloads(channelIds)) {
+      for (const connections of options.connections!.split(",")) {
+        await wrk(parley.url, workload.paths, authorization, connections, options.warmup!, dataDir);
+        const result = await wrk(parley.url, workload.paths, authorization, connections, options.duration!, dataDir);
+        const p99 = milliseconds(result.latency.p99);
+        const verdict = workload.target ? (p99 < TARGET_P99_MS ? "  met" : "  NOT met") : "";
+        if (workload.target && connections === "1" && !(p99 < TARGET_P99_MS)) failed = true;
+        console.log(`${workload.name.padEnd(24)}${connections.padStart(6)}${Math.round(result.requestsPerSecond).toLocaleString("en").padStart(9)}${result.latency.p50.padStart(10)}${result.latency.p99.padStart(10)}${verdict}`);
+      }
+    }
+    console.log(`\nTarget: channel + topic p99 under ${TARGET_P99_MS} ms (judged on one connection: with more, p99 adds queueing behind the others).`);
+  } finally {
+    await parley.stop();
+  }
+} finally {
+  if (!reuse) rmSync(dataDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

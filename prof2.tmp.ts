@@ -1,0 +1,14 @@
+import { Database } from "bun:sqlite";
+const db = new Database("/tmp/hbench-small/parley.db", { readonly: true });
+const t = db.query("SELECT channel_id, topic_key FROM messages LIMIT 1 OFFSET 500").get() as any;
+const q = `SELECT * FROM messages WHERE (1 AND "messages"."channel_id" IS ? AND ("messages"."channel_id" IS NOT NULL AND "messages"."topic_key" = ?) AND id < ?) ORDER BY id DESC LIMIT 51`;
+console.log(db.query("EXPLAIN QUERY PLAN " + q).all(t.channel_id, t.topic_key, 1e16));
+let t0 = performance.now();
+for (let i = 0; i < 100; i++) db.query(q).all(t.channel_id, t.topic_key, 1e16);
+console.log("is", (performance.now() - t0) / 100);
+const q2 = q.replace('"messages"."channel_id" IS ?', '"messages"."channel_id" = ?');
+console.log(db.query("EXPLAIN QUERY PLAN " + q2).all(t.channel_id, t.topic_key, 1e16));
+t0 = performance.now();
+for (let i = 0; i < 100; i++) db.query(q2).all(t.channel_id, t.topic_key, 1e16);
+console.log("eq", (performance.now() - t0) / 100);
+console.log(db.query("SELECT count(*) FROM messages WHERE channel_id = ? AND topic_key = ?").get(t.channel_id, t.topic_key));

@@ -1,0 +1,35 @@
+import { openDatabase, database } from "./src/db/client";
+import { read } from "./src/db/transaction";
+import { findUserByEmail } from "./src/db/users";
+import { narrowFor, fetchWindow, flagsFor } from "./src/messages/history";
+import { loadMessageParts } from "./src/messages/parts";
+import { parseNarrow } from "./src/messages/narrow";
+import { channelViewer } from "./src/access/channels";
+import { getRealm } from "./src/db/realm";
+import { messageToApi, messageViewerIn } from "./src/shapes/messages";
+import { sql } from "drizzle-orm";
+openDatabase("/tmp/hbench-small");
+const db = database();
+const user = findUserByEmail(db, "owner@example.com")!;
+const t = (db as any).all(sql`SELECT channel_id, topic FROM messages LIMIT 1 OFFSET 500`)[0];
+function time(label: string, f: () => unknown, n = 200) {
+  for (let i = 0; i < 20; i++) f();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) f();
+  console.log(label.padEnd(20), ((performance.now() - t0) / n).toFixed(3), "ms");
+}
+const narrow = parseNarrow([{ operator: "channel", operand: t.channel_id }, { operator: "topic", operand: t.topic }]);
+time("read() empty", () => read(() => 1));
+time("getRealm", () => getRealm(db));
+time("channelViewer", () => channelViewer(db, user));
+time("narrowFor", () => narrowFor(db, user, narrow));
+const q = narrowFor(db, user, narrow);
+time("window", () => fetchWindow(db, q.where, 1e16, { numBefore: 50, numAfter: 0, includeAnchor: true }));
+const w = fetchWindow(db, q.where, 1e16, { numBefore: 50, numAfter: 0, includeAnchor: true });
+time("flagsFor", () => flagsFor(db, user.id, w.rows));
+time("parts", () => loadMessageParts(db, w.rows));
+const parts = loadMessageParts(db, w.rows);
+const realm = getRealm(db);
+const view = { ...messageViewerIn(realm, user), applyMarkdown: true, clientGravatar: true, allowEmptyTopicName: false, emptyTopicDisplayName: "x" };
+time("toApi", () => parts.map((p) => messageToApi(p, view, [])));
+time("json", () => JSON.stringify(parts.map((p) => messageToApi(p, view, []))));

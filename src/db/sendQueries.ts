@@ -1,0 +1,88 @@
+import { and, eq, sql } from "drizzle-orm";
+import { type Channel, channels, subscriptions } from "./channels";
+import { type Message, messageFlags, messages, type NewMessage, recipients } from "./messages";
+import { prepared } from "./prepared";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/**
+ * The queries every channel message runs, prepared once (db/prepared.ts): sending is the hot
+ * path, and drizzle building a query's SQL costs more than SQLite running it. They run on the
+ * one connection, so inside a write() they see and join its transaction; `db` is taken only to
+ * say where they run.
+ */
+
+const placeholder = sql.placeholder;
+
+const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
+const channelById = prepared((db) => db.select().from(channels).where(eq(channels.id, placeholder("id"))).prepare());
+
+export function channelForSending(_db: Reader, by: { name: string } | { id: number }): Channel | undefined {
+  return "name" in by ? channelByNameKey().get({ key: by.name.toLowerCase() }) : channelById().get({ id: by.id });
+}
+
+const subscribersQuery = prepared((db) =>
+  db
+    .select({ userId: subscriptions.userId, isMuted: subscriptions.isMuted })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(and(eq(subscriptions.channelId, placeholder("channelId")), eq(subscriptions.active, true), eq(users.isActive, true)))
+    .prepare(),
+);
+
+/** A channel's active subscribers who are active users, with whether each muted it. */
+export const channelSubscribers = (_db: Reader, channelId: number): Array<{ userId: number; isMuted: boolean }> => subscribersQuery().all({ channelId });
+
+const channelRecipientQuery = prepared((db) => db.select({ id: recipients.id }).from(recipients).where(eq(recipients.channelId, placeholder("channelId"))).prepare());
+
+export const findChannelRecipientId = (_db: Reader, channelId: number): number | undefined => channelRecipientQuery().get({ channelId })?.id;
+
+const topicMessageQuery = prepared((db) =>
+  db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.channelId, placeholder("channelId")), eq(messages.topicKey, placeholder("topicKey"))))
+    .limit(1)
+    .prepare(),
+);
+
+export const topicHasMessages = (_db: Reader, channelId: number, topicKey: string) => topicMessageQuery().get({ channelId, topicKey }) !== undefined;
+
+type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
+const MESSAGE_COLUMNS: Array<keyof MessageValues> = [
+  "recipientId",
+  "channelId",
+  "topic",
+  "topicKey",
+  "senderId",
+  "content",
+  "renderedContent",
+  "client",
+  "dateSent",
+  "isMeMessage",
+  "hasLink",
+  "hasImage",
+  "hasAttachment",
+];
+
+const insertMessageQuery = prepared((db) =>
+  db
+    .insert(messages)
+    .values(Object.fromEntries(MESSAGE_COLUMNS.map((column) => [column, placeholder(column)])) as unknown as NewMessage)
+    .returning()
+    .prepare(),
+);
+
+export const insertMessage = (_db: Reader, values: MessageValues): Message => insertMessageQuery().get(values) as Message;
+
+const insertFlagsQuery = prepared((db) =>
+  db
+    .insert(messageFlags)
+    .values({ userId: placeholder("userId"), messageId: placeholder("messageId"), recipientId: placeholder("recipientId"), flags: placeholder("flags") })
+    .prepare(),
+);
+
+export function insertMessageFlags(_db: Reader, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
+  const insert = insertFlagsQuery();
+  for (const row of rows) insert.run(row);
+}
