@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { accessChannel, channelViewer } from "../access/channels";
+import { accessChannel } from "../access/channels";
 import { Flag, messageFlags } from "../db/messages";
 import {
   advanceMarks,
@@ -24,7 +24,7 @@ import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { NO_TOPIC } from "../messages/content";
 import { unreadDetails } from "../messages/unread";
-import { accessibleMessages } from "../messages/visibility";
+import { accessibleMessages, lazyChannelViewer } from "../messages/visibility";
 
 /**
  * Changing personal message flags (reference: update-message-flags, mark-*-as-read), each
@@ -93,7 +93,7 @@ function emitFlagChange(tx: Tx, userId: number, operation: FlagOperation, flag: 
 /** POST /messages/flags. Every message must be one the user may read. */
 export function updateMessageFlags(user: User, messageIds: number[], operation: string, flag: string): FlagChangeResult {
   const change = checkFlagChange(operation, flag);
-  return write((tx) => changeFlags(tx, user, accessibleMessages(tx, channelViewer(tx, user), messageIds), change.operation, change.flag));
+  return write((tx) => changeFlags(tx, user, accessibleMessages(tx, lazyChannelViewer(tx, user), messageIds), change.operation, change.flag));
 }
 
 /** Marks every unread message read; the event lists them (the reference's batched form). */

@@ -1,6 +1,6 @@
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
-import { type Anchor, fetchWindow, narrowFor, resolveAnchor } from "../messages/history";
+import { type Anchor, fetchWindow, narrowFor, reading, resolveAnchor } from "../messages/history";
 import type { NarrowTerm } from "../messages/narrow";
 import { changeFlags, checkFlagChange } from "./messageFlags";
 
@@ -27,7 +27,7 @@ export function updateFlagsForNarrow(user: User, request: FlagsForNarrowRequest)
   const numAfter = Math.min(request.numAfter, MAX_MESSAGES_PER_UPDATE);
   const numBefore = Math.min(request.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - numAfter, 0));
   return write((tx) => {
-    const query = narrowFor(tx, user, request.narrow);
+    const query = narrowFor(reading(tx, user), request.narrow);
     const anchor = resolveAnchor(tx, request.anchor, query.where, user.id);
     const window = fetchWindow(tx, query.where, anchor, { numBefore, numAfter, includeAnchor: request.includeAnchor });
     const result = changeFlags(tx, user, window.rows, operation, flag);

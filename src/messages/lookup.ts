@@ -1,9 +1,8 @@
 import { and, inArray } from "drizzle-orm";
-import { channelViewer } from "../access/channels";
 import { messages } from "../db/messages";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
-import { type ClientOptions, narrowFor, shapeMessages } from "./history";
+import { type ClientOptions, narrowFor, reading, shapeMessages } from "./history";
 import type { NarrowTerm } from "./narrow";
 import { escapeHtml } from "../render/plugins/env";
 import { highlightHtml, highlightTopic } from "./search";
@@ -11,8 +10,9 @@ import { accessibleMessages } from "./visibility";
 
 /** GET /messages/{message_id}: one message the caller may read, and its Markdown source. */
 export function getSingleMessage(db: Reader, user: User, messageId: number, options: ClientOptions) {
-  const [message] = accessibleMessages(db, channelViewer(db, user), [messageId]);
-  const [shaped] = shapeMessages(db, user, [message], { search: null }, options);
+  const context = reading(db, user);
+  const [message] = accessibleMessages(db, context.viewer, [messageId]);
+  const [shaped] = shapeMessages(context, [message], { search: null }, options);
   return { raw_content: message.content, message: shaped };
 }
 
@@ -22,7 +22,7 @@ export function getSingleMessage(db: Reader, user: User, messageId: number, opti
  */
 export function getMessageMatches(db: Reader, user: User, messageIds: number[], narrow: NarrowTerm[]) {
   if (messageIds.length === 0) return {};
-  const query = narrowFor(db, user, narrow, "received");
+  const query = narrowFor(reading(db, user), narrow, "received");
   const rows = db
     .select({ id: messages.id, topic: messages.topic, renderedContent: messages.renderedContent })
     .from(messages)

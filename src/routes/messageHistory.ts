@@ -4,7 +4,7 @@ import { updateFlagsForNarrow } from "../actions/messageFlagsNarrow";
 import { read } from "../db/transaction";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
-import { getMessageRange, getMessagesById, parseAnchor } from "../messages/history";
+import { getMessageRange, getMessagesById, parseAnchor, reading } from "../messages/history";
 import { getMessageMatches, getSingleMessage } from "../messages/lookup";
 import { parseNarrowParameter } from "../messages/narrow";
 
@@ -32,13 +32,13 @@ export const messageHistoryRoutes = new Elysia()
       if (query.message_ids !== undefined) {
         const combined = RANGE_PARAMETERS.filter((name) => query[name] !== undefined);
         if (combined.length > 0) throw badRequest(`Unsupported parameter combination: message_ids, ${combined.join(", ")}`);
-        return success(read((db) => getMessagesById(db, user, narrow, query.message_ids!, options)));
+        return success(read((db) => getMessagesById(reading(db, user), narrow, query.message_ids!, options)));
       }
       if (query.num_before === undefined) throw badRequest("Missing 'num_before' argument");
       if (query.num_after === undefined) throw badRequest("Missing 'num_after' argument");
       const anchor = query.use_first_unread_anchor ? "first_unread" : query.anchor === undefined ? undefined : parseAnchor(query.anchor);
       const range = { anchor, numBefore: query.num_before, numAfter: query.num_after, includeAnchor: query.include_anchor ?? true };
-      return success(read((db) => getMessageRange(db, user, narrow, range, options)));
+      return success(read((db) => getMessageRange(reading(db, user), narrow, range, options)));
     },
     {
       auth: true,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel, queryServer, uniqueName } from "../helpers/channels";
+import { createChannel, queryServer, subscribe, uniqueName } from "../helpers/channels";
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 import { type Event, pendingOf, register } from "./support";
@@ -123,9 +123,11 @@ describe("update_message", () => {
 
 describe("moves between channels", () => {
   test("keepers and gainers get update_message (gainers find them read); losers get delete_message, bulk or not", async () => {
+    const to = await channel(org.member, [org.member, org.moderator]);
     const from = await channel(org.member, [org.member, org.member2, org.guest]);
     const ids = [await post(org.member, from.name, "moving"), await post(org.member, from.name, "moving")];
-    const to = await channel(org.member, [org.member, org.member2, org.moderator]);
+    // Joining now puts member2's read mark in the destination past the messages about to arrive.
+    await subscribe(org.member, [to.name], { principals: [org.member2.id] });
     const queues = await listen([org.member, org.member2, org.moderator, org.admin], { client_capabilities: { bulk_message_deletion: true } });
     const guestQueue = (await register(org.guest, { event_types: ["update_message", "delete_message"], client_capabilities: { bulk_message_deletion: false } })).queue_id;
     ok(await edit(org.member, ids[0], { stream_id: to.id, topic: "arrived", propagate_mode: "change_all", send_notification_to_new_thread: false }));
