@@ -5,7 +5,7 @@ import { Flag } from "../db/messages";
 import { insertMessage, insertMessageFlags } from "../db/sendQueries";
 import { getRealm, type Realm } from "../db/realm";
 import { database } from "../db/client";
-import { write } from "../db/transaction";
+import { writeShared } from "../db/groupCommit";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -71,13 +71,14 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
 /**
  * POST /messages. Checking and rendering happen before the transaction; the transaction
  * resolves the recipient with the sender's permissions, stores the message with its few flag
- * rows, and emits the events that go out once it commits.
+ * rows, and emits the events that go out once it commits. Sends arriving together share one
+ * transaction (db/groupCommit.ts); each is answered after that commit.
  */
-export function sendMessage(sender: User, request: SendMessageRequest): SendMessageResult {
+export function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
   // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
   const db = database();
   const draft = prepare(db, sender, getRealm(db), request);
-  return write((tx) => store(tx, sender, draft));
+  return writeShared((tx) => store(tx, sender, draft));
 }
 
 /** Sends from inside another action's transaction (the notification bot's announcements). */

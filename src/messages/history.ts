@@ -9,7 +9,7 @@ import { badRequest } from "../http/errors";
 import { apiFlags, type ApiMessage, messageToApi, messageViewerIn } from "../shapes/messages";
 import type { NarrowTerm } from "./narrow";
 import { narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
-import { loadMessageParts } from "./parts";
+import { loadMessageParts, messagesByIds } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
 import { lazyChannelViewer } from "./visibility";
 
@@ -72,13 +72,15 @@ export interface Window {
 export function fetchWindow(db: Reader, where: SQL, anchor: number, range: RangeRequest): Window {
   const toLeft = anchor === 0;
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-  const before = toLeft ? [] : db.select().from(messages).where(and(where, lt(messages.id, anchor))).orderBy(desc(messages.id)).limit(range.numBefore + 1).all();
-  const after = toRight ? [] : db.select().from(messages).where(and(where, gt(messages.id, anchor))).orderBy(asc(messages.id)).limit(range.numAfter + 1).all();
-  const at = range.includeAnchor && !toLeft && !toRight ? db.select().from(messages).where(and(where, eq(messages.id, anchor))).get() : undefined;
+  const idsWhere = (condition: SQL, order: SQL, limit: number) =>
+    db.all<{ id: number }>(sql`SELECT id FROM messages WHERE ${where} AND ${condition} ORDER BY ${order} LIMIT ${limit}`).map((row) => row.id);
+  const before = toLeft ? [] : idsWhere(lt(messages.id, anchor), sql`id DESC`, range.numBefore + 1);
+  const after = toRight ? [] : idsWhere(gt(messages.id, anchor), sql`id ASC`, range.numAfter + 1);
+  const at = range.includeAnchor && !toLeft && !toRight ? idsWhere(eq(messages.id, anchor), sql`id`, 1) : [];
   return {
-    rows: [...before.slice(0, range.numBefore).reverse(), ...(at ? [at] : []), ...after.slice(0, range.numAfter)],
+    rows: messagesByIds([...before.slice(0, range.numBefore), ...at, ...after.slice(0, range.numAfter)]),
     anchor,
-    found_anchor: at !== undefined,
+    found_anchor: at.length > 0,
     found_oldest: before.length <= range.numBefore,
     found_newest: after.length <= range.numAfter,
   };

@@ -1,10 +1,24 @@
-import { inArray } from "drizzle-orm";
-import { channels } from "../db/channels";
-import { type Message, recipientUsers } from "../db/messages";
+import { sql } from "drizzle-orm";
+import { type Message, messages } from "../db/messages";
+import { prepared } from "../db/prepared";
 import { reactionsForMessages } from "../db/reactions";
 import type { Reader } from "../db/types";
 import { type User, users } from "../db/users";
 import type { MessageParts } from "../shapes/messages";
+
+// The history path's row fetches, compiled once: the query builder costs more per call than
+// these lookups take to run. Lists of IDs travel as one JSON parameter.
+const inJson = (column: typeof messages.id | typeof users.id) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+const messagesWithIds = prepared((db) => db.select().from(messages).where(inJson(messages.id)).prepare());
+const usersWithIds = prepared((db) => db.select().from(users).where(inJson(users.id)).prepare());
+
+/** The messages with these IDs, in ID order (missing ones left out). */
+export function messagesByIds(ids: number[]): Message[] {
+  if (ids.length === 0) return [];
+  return messagesWithIds()
+    .all({ ids: JSON.stringify(ids) })
+    .sort((a, b) => a.id - b.id);
+}
 
 /**
  * What shapes/messages.ts builds message objects from, for a page of messages at once: a
@@ -14,16 +28,16 @@ export function loadMessageParts(db: Reader, list: Message[]): MessageParts[] {
   if (list.length === 0) return [];
   const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
   const channelNames = new Map(
-    (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inArray(channels.id, channelIds)).all() : []).map((row) => [row.id, row.name]),
+    db.all<{ id: number; name: string }>(sql`SELECT id, name FROM channels WHERE id IN (SELECT value FROM json_each(${JSON.stringify(channelIds)}))`).map((row) => [row.id, row.name]),
   );
   const conversationIds = [...new Set(list.filter((m) => m.channelId === null).map((m) => m.recipientId))];
-  const members = conversationIds.length
-    ? db.select().from(recipientUsers).where(inArray(recipientUsers.recipientId, conversationIds)).all()
-    : [];
-  const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.userId)])];
-  const usersById = new Map(db.select().from(users).where(inArray(users.id, userIds)).all().map((user) => [user.id, user]));
+  const members = db.all<{ recipient_id: number; user_id: number }>(
+    sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN (SELECT value FROM json_each(${JSON.stringify(conversationIds)}))`,
+  );
+  const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.user_id)])];
+  const usersById = new Map(usersWithIds().all({ ids: JSON.stringify(userIds) }).map((user) => [user.id, user]));
   const participants = new Map<number, User[]>();
-  for (const row of members) (participants.get(row.recipientId) ?? participants.set(row.recipientId, []).get(row.recipientId)!).push(usersById.get(row.userId)!);
+  for (const row of members) (participants.get(row.recipient_id) ?? participants.set(row.recipient_id, []).get(row.recipient_id)!).push(usersById.get(row.user_id)!);
   const reactions = reactionsForMessages(db, list.map((m) => m.id));
   return list.map((message) => ({
     message,

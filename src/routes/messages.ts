@@ -21,9 +21,9 @@ const SendParams = t.Object({
 /** POST /messages (spec 4.1). GET /messages and the other history routes live in messageHistory.ts. */
 export const messageRoutes = new Elysia().use(authentication).post(
   "/messages",
-  ({ user, body, headers }) =>
+  async ({ user, body, headers }) =>
     success({
-      ...sendMessage(user, {
+      ...(await sendMessage(user, {
         type: body.type,
         to: body.to,
         content: body.content,
@@ -32,7 +32,7 @@ export const messageRoutes = new Elysia().use(authentication).post(
         readBySender: body.read_by_sender,
         queueId: body.queue_id,
         localId: body.local_id,
-      }),
+      })),
     }),
   { auth: true, body: SendParams },
 );
