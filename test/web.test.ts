@@ -3,7 +3,6 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "./helpers/client";
 import { postFrom, type RawResponse } from "./helpers/fromAddress";
-import { editServerDatabase } from "./helpers/inProcess";
 import { createPerson, expectError, login, ok, type Person } from "./helpers/seed";
 import { TestServer } from "./helpers/server";
 
@@ -155,7 +154,7 @@ describe("signing in on the page", () => {
 
   test("tells a deactivated user so", async () => {
     const gone = await createPerson(owner, anon, "Gone Person");
-    editServerDatabase(server, "UPDATE users SET is_active = 0 WHERE id = ?", gone.id);
+    ok(await owner.api.delete(`/users/${gone.id}`));
     const response = await signIn(gone.email, gone.password);
     expectPage(response, 401);
     expect(response.text).toContain("Account is deactivated");

@@ -44,7 +44,8 @@ export function checkGroupSettingValue(db: Reader, setting: string, value: Group
     const forbidden =
       (!rules.allowInternet && group.name === SystemGroup.INTERNET) ||
       (!rules.allowNobody && group.name === SystemGroup.NOBODY) ||
-      (!rules.allowEveryone && group.name === SystemGroup.EVERYONE);
+      (!rules.allowEveryone && group.name === SystemGroup.EVERYONE) ||
+      (rules.allowOwners === false && group.name === SystemGroup.OWNERS);
     if (forbidden && group.isSystemGroup) throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
     return canonical;
   }
@@ -55,6 +56,26 @@ export function checkGroupSettingValue(db: Reader, setting: string, value: Group
   }
   for (const groupId of canonical.direct_subgroups) usableNamedGroup(db, groupId);
   return canonical;
+}
+
+/**
+ * A `{new, old}` update (spec 4.7) of a setting now stored as `currentGroupId`: refuses a
+ * stale `old`, so two people editing at once do not silently overwrite each other, and
+ * returns the checked new value, or null when it equals the current one.
+ */
+export function checkGroupSettingUpdate(
+  db: Reader,
+  setting: string,
+  update: { new: GroupSettingValue; old?: GroupSettingValue },
+  currentGroupId: number,
+  rules: GroupSettingRules,
+): GroupSettingValue | null {
+  const current = groupSettingApiValue(db, currentGroupId);
+  if (update.old !== undefined && !sameGroupSettingValue(canonicalGroupSettingValue(db, update.old), current)) {
+    throw badRequest("'old' value does not match the expected value.");
+  }
+  if (sameGroupSettingValue(canonicalGroupSettingValue(db, update.new), current)) return null;
+  return checkGroupSettingValue(db, setting, update.new, rules);
 }
 
 /** The one spelling of a value: sorted, deduplicated, and collapsed to an ID where possible. */

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { messageAudience, readableMessagesInTopic } from "../access/messages";
 import { activeSubscriberIds, type Channel } from "../db/channels";
+import { realmLinkifiers } from "../db/linkifiers";
 import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
 import { writeBits } from "../db/messageState";
 import type { Realm } from "../db/realm";
@@ -73,7 +74,7 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
   const recipients = [...new Set([...after, editor.id])];
   const canBeUnread = new Set(toChannel ? (activeSubscriberIds(tx, [toChannel.id]).get(toChannel.id) ?? []) : before);
   const flagsByUser = flagsOnMessage(tx, { id: target.id, recipientId: toRecipientId }, recipients, canBeUnread);
-  tx.emit(updateEvent(plan, affected), recipients, { flagsByUser });
+  tx.emit(updateEvent(tx, plan, affected), recipients, { flagsByUser });
   const leavers = losing.filter((id) => id !== editor.id);
   if (leavers.length > 0) {
     const ids = affected.map((message) => message.id);
@@ -124,7 +125,7 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipien
   }
 }
 
-function updateEvent(plan: EditPlan, affected: Message[]): UpdateMessageEvent {
+function updateEvent(tx: Tx, plan: EditPlan, affected: Message[]): UpdateMessageEvent {
   const { target, fromChannel, move, content } = plan;
   const event: UpdateMessageEvent = {
     type: "update_message",
@@ -138,8 +139,7 @@ function updateEvent(plan: EditPlan, affected: Message[]): UpdateMessageEvent {
   if (fromChannel) Object.assign(event, { stream_name: fromChannel.name, stream_id: fromChannel.id });
   if (move) Object.assign(event, { propagate_mode: move.propagateMode, orig_subject: target.topic });
   if (move && move.toChannel.id !== fromChannel!.id) event.new_stream_id = move.toChannel.id;
-  // Linkifiers come with a later feature; until then only bare URLs in topics become links.
-  if (move?.topic !== undefined) Object.assign(event, { subject: move.topic, topic_links: topicLinks(move.topic, []) });
+  if (move?.topic !== undefined) Object.assign(event, { subject: move.topic, topic_links: topicLinks(move.topic, realmLinkifiers(tx)) });
   if (content) {
     Object.assign(event, {
       orig_content: target.content,

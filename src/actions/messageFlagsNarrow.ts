@@ -2,6 +2,7 @@ import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { type Anchor, fetchWindow, narrowFor, reading, resolveAnchor } from "../messages/history";
 import type { NarrowTerm } from "../messages/narrow";
+import { matching } from "../messages/narrowQuery";
 import { changeFlags, checkFlagChange } from "./messageFlags";
 
 /** The reference's MAX_MESSAGES_PER_UPDATE: one call changes at most this many messages. */
@@ -28,8 +29,8 @@ export function updateFlagsForNarrow(user: User, request: FlagsForNarrowRequest)
   const numBefore = Math.min(request.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - numAfter, 0));
   return write((tx) => {
     const query = narrowFor(reading(tx, user), request.narrow);
-    const anchor = resolveAnchor(tx, request.anchor, query.where, user.id);
-    const window = fetchWindow(tx, query.where, anchor, { numBefore, numAfter, includeAnchor: request.includeAnchor });
+    const anchor = resolveAnchor(tx, request.anchor, matching(query), user.id);
+    const window = fetchWindow(tx, query, anchor, { numBefore, numAfter, includeAnchor: request.includeAnchor });
     const result = changeFlags(tx, user, window.rows, operation, flag);
     const ids = window.rows.map((row) => row.id);
     return {

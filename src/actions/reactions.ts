@@ -18,13 +18,13 @@ export interface ReactionInput {
   reaction_type?: string;
 }
 
-function reactionType(value: string): ReactionType {
+export function reactionType(value: string): ReactionType {
   if (!(REACTION_TYPES as readonly string[]).includes(value)) throw badRequest("Invalid emoji type.");
   return value as ReactionType;
 }
 
 /** The emoji a bare name means: the built-in extra emoji first, then Unicode (no custom emoji exist yet). */
-function emojiForName(name: string): EmojiKey {
+export function emojiForName(name: string): EmojiKey {
   const extra = extraEmojiCodeForName(name);
   if (extra !== undefined) return { emojiCode: extra, reactionType: "svc_extra_emoji" };
   const unicode = emojiCodeForName(name);
@@ -44,7 +44,7 @@ function invalidCode(key: EmojiKey): string | null {
   }
 }
 
-function checkNewEmoji(name: string, key: EmojiKey) {
+export function checkNewEmoji(name: string, key: EmojiKey) {
   const problem = invalidCode(key);
   if (problem) throw badRequest(problem);
   const nameMatches = key.reactionType === "svc_extra_emoji" ? extraEmojiCodeForName(name) === key.emojiCode : emojiCodeForName(name) === key.emojiCode;

@@ -1,11 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { ChannelAudience } from "../access/channels";
-import { channels } from "../db/channels";
-import { Flag } from "../db/messages";
-import { insertMessage, insertMessageFlags } from "../db/sendQueries";
-import { getRealm, type Realm } from "../db/realm";
 import { database } from "../db/client";
 import { writeShared } from "../db/groupCommit";
+import { Flag } from "../db/messages";
+import { getRealm, type Realm } from "../db/realm";
+import { insertMessage, insertMessageFlags } from "../db/sendQueries";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -15,10 +12,11 @@ import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic } from "../messages/content";
 import { emitMessage } from "../messages/delivery";
 import { applyMentions } from "../messages/mentionRules";
-import { type Address, type ChannelDestination, parseAddress, resolveDestination } from "../messages/recipients";
+import { type Address, parseAddress, resolveDestination } from "../messages/recipients";
 import { applyVisibilityChanges, mentionedVisibilityChanges, senderVisibilityChange, type TopicInSending } from "../messages/topicVisibility";
 import type { RenderResult } from "../render/markdown";
 import { apiFlags } from "../shapes/messages";
+import { refreshFirstMessageId } from "./firstMessageId";
 import { now } from "./users";
 
 /** POST /messages parameters (spec 4.1), as the route decoded them. */
@@ -43,6 +41,8 @@ export interface SendMessageResult {
 
 /** A message checked and rendered, ready for the transaction that stores it. */
 interface Draft {
+  /** Read when the request began, and used throughout it, as the reference does. */
+  realm: Realm;
   address: Address;
   content: string;
   topic: string;
@@ -58,6 +58,7 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
   const content = normalizeContent(request.content);
   const topic = address.kind === "channel" ? normalizeTopic(request.topic, realm.settings) : "";
   return {
+    realm,
     address,
     content,
     topic,
@@ -87,7 +88,7 @@ export function sendMessageInTransaction(tx: Tx, sender: User, request: SendMess
 }
 
 function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
-  const realm = getRealm(tx);
+  const { realm } = draft;
   const destination = resolveDestination(tx, sender, realm, draft.address);
   const isChannel = destination.kind === "channel";
   const recipientIds = isChannel ? [...new Set([...destination.subscriberIds, sender.id])] : destination.participants.map((user) => user.id);
@@ -114,7 +115,8 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
     hasAttachment: draft.rendered.hasAttachment,
   });
   insertMessageFlags(tx, [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags })));
-  if (isChannel) recordFirstMessage(tx, destination, message.id);
+  // The channel's first message: its first_message_id goes from null to this one.
+  if (isChannel && destination.channel.firstMessageId === null) refreshFirstMessageId(tx, destination.channel);
   if (where) {
     const changes = [...(senderChange ? [senderChange] : []), ...mentionedVisibilityChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
     applyVisibilityChanges(tx, where, changes, sentAt);
@@ -125,14 +127,3 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
 }
 
-/** A channel's first message becomes its first_message_id, which everyone who sees the channel is told. */
-function recordFirstMessage(tx: Tx, destination: ChannelDestination, messageId: number) {
-  const { channel } = destination;
-  if (channel.firstMessageId !== null) return;
-  tx.update(channels)
-    .set({ firstMessageId: messageId })
-    .where(and(eq(channels.id, channel.id), isNull(channels.firstMessageId)))
-    .run();
-  const audience = new ChannelAudience(tx).withMetadataAccess(channel, destination.subscriberIds);
-  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: messageId }, audience);
-}

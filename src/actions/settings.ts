@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { splitAudienceByAccess } from "../access/userAccess";
+import { deleteDraftsOfUser } from "../db/drafts";
 import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
@@ -35,8 +36,8 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-/** Beyond the catalogue's type and range checks: values that must name something real. */
-function checkSetting(name: UserSettingName, value: unknown) {
+/** The catalogue's type and range checks, and beyond them values that must name something real. */
+export function checkSetting(name: UserSettingName, value: unknown) {
   const problem = settingValueProblem(name, value);
   if (problem) throw badRequest(problem);
   if (name === "timezone" && value !== "" && !isTimeZone(value as string)) throw badRequest(`Invalid timezone '${value}'`);
@@ -45,7 +46,7 @@ function checkSetting(name: UserSettingName, value: unknown) {
 }
 
 /** The user's own clients learn of the change; older ones also in the legacy form (spec 6). */
-function announceSettingChange(tx: Tx, user: User, name: UserSettingName, value: unknown) {
+export function announceSettingChange(tx: Tx, user: User, name: UserSettingName, value: unknown) {
   const language = name === "default_language" ? { language_name: languageName(value as string) } : {};
   tx.emit({ type: "user_settings", op: "update", property: name, value, ...language }, [user.id]);
   if (LEGACY_DISPLAY_SETTINGS.includes(name)) tx.emit({ type: "update_display_settings", user: user.email, setting_name: name, setting: value, ...language }, [user.id]);
@@ -90,5 +91,7 @@ export function updateOwnSettings(actor: User, input: SettingsInput) {
     const names = new Set(changed.map(([name]) => name));
     if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, usersWhoCanSee(tx, user));
     if (names.has("email_address_visibility")) announceAddressVisibility(tx, user, { ...user, settings });
+    // Spec 2.11: turning synchronization off deletes the server's drafts, telling no client.
+    if (names.has("enable_drafts_synchronization") && !settings.enable_drafts_synchronization) deleteDraftsOfUser(tx, user.id);
   });
 }

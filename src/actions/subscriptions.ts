@@ -145,7 +145,7 @@ export function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]):
  * who changed. Channels with the same changed users and the same audience share one event,
  * so subscribing many people to many public channels stays a handful of events.
  */
-function emitPeerEvents(tx: Tx, op: "peer_add" | "peer_remove", byChannel: ChangesByChannel, subscribers: Map<number, number[]>, audience: ChannelAudience) {
+export function emitPeerEvents(tx: Tx, op: "peer_add" | "peer_remove", byChannel: ChangesByChannel, subscribers: Map<number, number[]>, audience: ChannelAudience) {
   const groups = new Map<string, { channelIds: number[]; userIds: number[]; recipients: number[] }>();
   for (const { channel, users } of byChannel.values()) {
     const userIds = users.map((u) => u.id).sort((a, b) => a - b);
@@ -164,7 +164,7 @@ function emitPeerEvents(tx: Tx, op: "peer_add" | "peer_remove", byChannel: Chang
 
 type ChangesByChannel = Map<number, { channel: Channel; users: User[] }>;
 
-function groupByChannel(pairs: SubscriptionChanges["changed"]): ChangesByChannel {
+export function groupByChannel(pairs: SubscriptionChanges["changed"]): ChangesByChannel {
   const result: ChangesByChannel = new Map();
   for (const { user, channel } of pairs) (result.get(channel.id) ?? result.set(channel.id, { channel, users: [] }).get(channel.id)!).users.push(user);
   return result;

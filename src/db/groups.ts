@@ -175,3 +175,16 @@ export function createSystemGroups(db: Reader, now: number): Map<string, UserGro
     .run();
   return created;
 }
+
+/** The given groups and every group below them through subgroups, at any depth. */
+export function groupsWithSubgroups(db: Reader, groupIds: number[]): Set<number> {
+  if (groupIds.length === 0) return new Set();
+  const rows = db.all<{ id: number }>(sql`
+    WITH RECURSIVE reachable(id) AS (
+      SELECT value FROM json_each(${JSON.stringify(groupIds)})
+      UNION
+      SELECT s.subgroup_id FROM user_group_subgroups s JOIN reachable r ON s.group_id = r.id
+    )
+    SELECT id FROM reachable`);
+  return new Set(rows.map((row) => row.id));
+}

@@ -6,6 +6,8 @@ import m3 from "../../migrations/0003_subscription_periods.sql" with { type: "te
 import m4 from "../../migrations/0004_messages_fts.sql" with { type: "text" };
 import m5 from "../../migrations/0005_stormy_vertigo.sql" with { type: "text" };
 import m6 from "../../migrations/0006_subscriber_index.sql" with { type: "text" };
+import m7 from "../../migrations/0007_romantic_ted_forrester.sql" with { type: "text" };
+import m8 from "../../migrations/0008_huge_carnage.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
@@ -15,4 +17,6 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0004_messages_fts", sql: m4 },
   { tag: "0005_stormy_vertigo", sql: m5 },
   { tag: "0006_subscriber_index", sql: m6 },
+  { tag: "0007_romantic_ted_forrester", sql: m7 },
+  { tag: "0008_huge_carnage", sql: m8 },
 ];

@@ -1,5 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
+import { SystemGroup } from "../model/roles";
 import { type Channel, channels, subscriptions } from "./channels";
+import { userGroups } from "./groups";
 import { type Message, messageFlags, messages, type NewMessage, recipients } from "./messages";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
@@ -13,6 +15,23 @@ import { users } from "./users";
  */
 
 const placeholder = sql.placeholder;
+
+const systemGroupQuery = prepared((db) =>
+  db
+    .select({ id: userGroups.id })
+    .from(userGroups)
+    .where(and(eq(userGroups.isSystemGroup, true), eq(userGroups.name, placeholder("name"))))
+    .prepare(),
+);
+// System groups are created with the organization and never replaced: their IDs are kept,
+// one cell per open database.
+const everyoneGroupCell = prepared(() => ({ id: undefined as number | undefined }));
+
+/** The ID of role:everyone, which every user is in: permissions set to it need no lookup. */
+export function everyoneGroupId(_db: Reader): number {
+  const cell = everyoneGroupCell();
+  return (cell.id ??= systemGroupQuery().get({ name: SystemGroup.EVERYONE })?.id ?? -1);
+}
 
 const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
 const channelById = prepared((db) => db.select().from(channels).where(eq(channels.id, placeholder("id"))).prepare());
@@ -31,7 +50,10 @@ const subscribersQuery = prepared((db) =>
 );
 
 /** A channel's active subscribers who are active users, with whether each muted it. */
-export const channelSubscribers = (_db: Reader, channelId: number): Array<{ userId: number; isMuted: boolean }> => subscribersQuery().all({ channelId });
+export function channelSubscribers(_db: Reader, channelId: number): Array<{ userId: number; isMuted: boolean }> {
+  // Raw rows: drizzle's mapping of 50 rows into objects costs more than the query.
+  return (subscribersQuery().values({ channelId }) as Array<[number, number]>).map(([userId, isMuted]) => ({ userId, isMuted: isMuted === 1 }));
+}
 
 const channelRecipientQuery = prepared((db) => db.select({ id: recipients.id }).from(recipients).where(eq(recipients.channelId, placeholder("channelId"))).prepare());
 

@@ -1,5 +1,5 @@
 import type { UserSettings } from "../model/userSettings";
-import { forClient, isGravatarUrl } from "../shapes/messages";
+import { forClient, isGravatarUrl, type MessageFields } from "../shapes/messages";
 import type { ApiUserGroup } from "../shapes/userGroups";
 import type { QueueEvent } from "./kinds/queue";
 import { matchesNarrow, type MessageLike } from "./narrow";
@@ -80,12 +80,27 @@ function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery)
   const flags = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
   if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
   const { gravatar_computable, ...rest } = event;
-  // The empty topic's display name is withTopicDisplayNames' job, as for every event kind.
-  const format = { applyMarkdown: spec.applyMarkdown, clientGravatar: spec.clientGravatar, allowEmptyTopicName: true, emptyTopicDisplayName: "" };
-  const shaped: Loose = { ...rest, message: forClient(event.message, format, gravatar_computable !== false), flags };
+  const shaped: Loose = { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false), flags };
   const echo = options.localEcho;
   if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) shaped.local_id = echo.localId;
   return [shaped];
+}
+
+// A message goes to many queues but in few formats: each format is shaped once and shared
+// (delivered events are never edited, so sharing is safe).
+const messagesByFormat = new WeakMap<object, Map<string, Loose>>();
+
+function messageInFormat(message: Loose, spec: QueueSpec, gravatarComputable: boolean): Loose {
+  const key = `${spec.applyMarkdown} ${spec.clientGravatar}`;
+  let formats = messagesByFormat.get(message);
+  if (!formats) messagesByFormat.set(message, (formats = new Map()));
+  let shaped = formats.get(key);
+  if (!shaped) {
+    // The empty topic's display name is withTopicDisplayNames' job, as for every event kind.
+    const format = { applyMarkdown: spec.applyMarkdown, clientGravatar: spec.clientGravatar, allowEmptyTopicName: true, emptyTopicDisplayName: "" };
+    formats.set(key, (shaped = forClient(message as MessageFields, format, gravatarComputable)));
+  }
+  return shaped;
 }
 
 function realmUserForQueue(event: Loose, spec: QueueSpec): Loose[] {
@@ -111,8 +126,8 @@ function singleDeletions(event: Loose): Loose[] {
  * deactivation is a remove, its reactivation an add, and changes to it in between are dropped.
  */
 function userGroupWithoutDeactivated(event: Loose, context: FilterContext): Loose[] {
-  if (event.op !== "update") return [event];
-  const deactivated = event.data?.deactivated;
+  if (event.op === "add") return [event];
+  const deactivated = event.op === "update" ? event.data?.deactivated : undefined;
   if (deactivated === true) return [{ type: "user_group", op: "remove", group_id: event.group_id }];
   if (deactivated === false) {
     const group = context.userGroup(event.group_id);

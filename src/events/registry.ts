@@ -125,6 +125,14 @@ function accessQueue(queueId: string, userId: number): EventQueue {
   return queue;
 }
 
+/**
+ * A deactivated account's queues end at once, after the COMMIT that deactivated it: a parked
+ * long-poll is answered BAD_EVENT_QUEUE_ID, and re-registering then fails authentication.
+ */
+export function dropQueuesOfUser(userId: number) {
+  for (const queue of [...(queuesByUser.get(userId) ?? [])]) removeQueue(queue, "its user was deactivated");
+}
+
 export function deleteQueue(queueId: string, userId: number) {
   removeQueue(accessQueue(queueId, userId), "deleted by its client");
 }

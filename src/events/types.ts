@@ -3,13 +3,20 @@
  * shapes in events/kinds/<feature>.ts and adds its union here.
  */
 import type { ChannelEvent } from "./kinds/channels";
+import type { DraftsEvent } from "./kinds/drafts";
+import type { RealmLinkifiersEvent } from "./kinds/linkifiers";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
 import type { MessageSendEvent } from "./kinds/messages";
+import type { RealmUserSettingsDefaultsEvent } from "./kinds/realmUserSettingsDefaults";
+import type { SavedSnippetsEvent } from "./kinds/savedSnippets";
 import type { LegacySettingsEvent } from "./kinds/settings";
+import type { TypingEditMessageEvent, TypingEvent } from "./kinds/typing";
 import type { UserEvent } from "./kinds/users";
+import type { UserGroupEvent } from "./kinds/userGroups";
+import type { UserStatusEvent } from "./kinds/userStatus";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

@@ -17,6 +17,7 @@ export type ErrorCode =
   | "REACTION_ALREADY_EXISTS"
   | "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
   | "BAD_EVENT_QUEUE_ID"
+  | "CANNOT_DEACTIVATE_GROUP_IN_USE"
   | "INTERNAL_SERVER_ERROR";
 
 const defaultStatus: Partial<Record<ErrorCode, number>> = {

@@ -2,6 +2,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { channelViewer, hasMetadataAccess } from "../access/channels";
 import { channels } from "../db/channels";
 import { userGroups } from "../db/groups";
+import { linkifierDefinitions } from "../db/linkifiers";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
@@ -58,6 +59,7 @@ export function renderForSending(db: Reader, sender: User, realm: Realm, content
     users: mentionableUsers(db, references.userNames, references.userIds),
     groups: mentionableGroups(db, references.groupNames),
     channels: linkableChannels(db, sender, references.channelNames),
+    linkifiers: linkifierDefinitions(db),
     realmUrl: realm.url,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,
   });

@@ -1,4 +1,5 @@
 import { inArray } from "drizzle-orm";
+import { realmLinkifiers } from "../db/linkifiers";
 import type { Message } from "../db/messages";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
@@ -70,8 +71,9 @@ export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {
   if (publicChannel && !copies.has(outsiderKey)) copies.set(outsiderKey, { viewer: OUTSIDER, userIds: [] });
 
   const options: DeliveryOptions = { flagsByUser: sent.flagsByUser, localEcho: sent.localEcho };
+  const linkifiers = realmLinkifiers(tx);
   for (const [key, copy] of copies) {
-    const message = messageFields(parts, messageViewerIn(realm, copy.viewer));
+    const message = messageFields(parts, { ...messageViewerIn(realm, copy.viewer), linkifiers });
     const event = { type: "message" as const, message, flags: [], gravatar_computable: canSeeDeliveryEmail(copy.viewer, sender) };
     const reachesOutsiders = publicChannel && key === outsiderKey;
     const addressedElsewhere = reachesOutsiders && copies.size > 1 ? new Set(sent.recipientIds.filter((id) => !copy.userIds.includes(id))) : undefined;

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lt, min, type SQL, sql } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
+import { realmLinkifiers } from "../db/linkifiers";
 import { type Message, messages } from "../db/messages";
 import { type MessageKey, stateOf, isRead, wasReceived, unreadIdsSql } from "../db/messageState";
 import { getRealm, type Realm, realmHost } from "../db/realm";
@@ -8,7 +9,7 @@ import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { apiFlags, type ApiMessage, messageToApi, messageViewerIn } from "../shapes/messages";
 import type { NarrowTerm } from "./narrow";
-import { narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
+import { matching, narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
 import { loadMessageParts, messagesByIds } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
 import { lazyChannelViewer } from "./visibility";
@@ -69,16 +70,25 @@ export interface Window {
  * Up to numBefore messages before the anchor, the anchor itself, up to numAfter after it.
  * Each side fetches one more row than it returns, so found_oldest/found_newest are exact.
  */
-export function fetchWindow(db: Reader, where: SQL, anchor: number, range: RangeRequest): Window {
+export function fetchWindow(db: Reader, query: Pick<NarrowQuery, "where" | "match">, anchor: number, range: RangeRequest): Window {
   const toLeft = anchor === 0;
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-  const idsWhere = (condition: SQL, order: SQL, limit: number) =>
-    db.all<{ id: number }>(sql`SELECT id FROM messages WHERE ${where} AND ${condition} ORDER BY ${order} LIMIT ${limit}`).map((row) => row.id);
-  const before = toLeft ? [] : idsWhere(lt(messages.id, anchor), sql`id DESC`, range.numBefore + 1);
-  const after = toRight ? [] : idsWhere(gt(messages.id, anchor), sql`id ASC`, range.numAfter + 1);
-  const at = range.includeAnchor && !toLeft && !toRight ? idsWhere(eq(messages.id, anchor), sql`id`, 1) : [];
+  const side = (before: boolean, limit: number) => {
+    const [comparison, order] = before ? [sql`<`, sql`DESC`] : [sql`>`, sql`ASC`];
+    // A search walks the full-text index from the anchor outwards and stops at `limit` hits,
+    // rather than collecting every message with the word first.
+    const statement = query.match
+      ? sql`SELECT messages.id AS id FROM messages_fts CROSS JOIN messages ON messages.id = messages_fts.rowid
+            WHERE messages_fts MATCH ${query.match} AND messages_fts.rowid ${comparison} ${anchor} AND ${query.where}
+            ORDER BY messages_fts.rowid ${order} LIMIT ${limit}`
+      : sql`SELECT id FROM messages WHERE ${query.where} AND id ${comparison} ${anchor} ORDER BY id ${order} LIMIT ${limit}`;
+    return db.all<{ id: number }>(statement).map((row) => row.id);
+  };
+  const before = toLeft ? [] : side(true, range.numBefore + 1);
+  const after = toRight ? [] : side(false, range.numAfter + 1);
+  const at = range.includeAnchor && !toLeft && !toRight ? db.all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matching(query)} AND id = ${anchor}`) : [];
   return {
-    rows: messagesByIds([...before.slice(0, range.numBefore), ...at, ...after.slice(0, range.numAfter)]),
+    rows: messagesByIds([...before.slice(0, range.numBefore), ...at.map((row) => row.id), ...after.slice(0, range.numAfter)]),
     anchor,
     found_anchor: at.length > 0,
     found_oldest: before.length <= range.numBefore,
@@ -115,6 +125,7 @@ export function shapeMessages(context: Reading, list: Message[], query: Pick<Nar
   const { db, user, realm } = context;
   const view = {
     ...messageViewerIn(realm, user),
+    linkifiers: realmLinkifiers(db),
     applyMarkdown: options.applyMarkdown,
     clientGravatar: options.clientGravatar,
     allowEmptyTopicName: options.allowEmptyTopicName,
@@ -142,7 +153,7 @@ export function getMessageRange(context: Reading, narrow: NarrowTerm[], range: R
   const query = narrowFor(context, narrow);
   const requested = range.anchor ?? query.near ?? undefined;
   if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
-  const window = fetchWindow(context.db, query.where, resolveAnchor(context.db, requested, query.where, context.user.id), range);
+  const window = fetchWindow(context.db, query, resolveAnchor(context.db, requested, matching(query), context.user.id), range);
   return {
     messages: shapeMessages(context, window.rows, query, options),
     anchor: window.anchor,
@@ -158,6 +169,6 @@ export function getMessageRange(context: Reading, narrow: NarrowTerm[], range: R
 export function getMessagesById(context: Reading, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
   if (messageIds.length > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const query = narrowFor(context, narrow, "readable");
-  const rows = messageIds.length === 0 ? [] : context.db.select().from(messages).where(and(query.where, inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
+  const rows = messageIds.length === 0 ? [] : context.db.select().from(messages).where(and(matching(query), inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
   return { messages: shapeMessages(context, rows, query, options), history_limited: false };
 }

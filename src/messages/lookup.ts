@@ -4,6 +4,7 @@ import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { type ClientOptions, narrowFor, reading, shapeMessages } from "./history";
 import type { NarrowTerm } from "./narrow";
+import { matching } from "./narrowQuery";
 import { escapeHtml } from "../render/plugins/env";
 import { highlightHtml, highlightTopic } from "./search";
 import { accessibleMessages } from "./visibility";
@@ -26,7 +27,7 @@ export function getMessageMatches(db: Reader, user: User, messageIds: number[], 
   const rows = db
     .select({ id: messages.id, topic: messages.topic, renderedContent: messages.renderedContent })
     .from(messages)
-    .where(and(query.where, inArray(messages.id, [...new Set(messageIds)])))
+    .where(and(matching(query), inArray(messages.id, [...new Set(messageIds)])))
     .all();
   const matches: Record<string, { match_content: string; match_subject: string }> = {};
   for (const row of rows) {

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "dri
 import { type ChannelViewer, hasMetadataAccess } from "../access/channels";
 import { type Channel, channels, findChannelById, findChannelByName } from "../db/channels";
 import { findDirectRecipient, Flag, messages } from "../db/messages";
-import { subscriptionPeriods, unreadIdsSql } from "../db/messageState";
+import { channelRecipientIds, subscriptionPeriods, unreadIdsSql } from "../db/messageState";
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
 import { VisibilityPolicy } from "../db/userTopics";
@@ -30,7 +30,14 @@ export interface NarrowContext {
 }
 
 export interface NarrowQuery {
+  /** Every term but the positive search terms, which are `match`. */
   where: SQL;
+  /**
+   * The positive search terms as one FTS5 MATCH expression, kept apart so that a history
+   * query can walk the full-text index newest first instead of collecting every match
+   * (fetchWindow); `matching` folds it into one condition for everything else.
+   */
+  match: string | null;
   /** Present for a search narrow: what match_content and match_subject highlight. */
   search: SearchQuery | null;
   /** The `near` operand, which clients use as the anchor. */
@@ -50,22 +57,34 @@ export type NarrowScope = "auto" | "received" | "readable";
 
 export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTerm[], scope: NarrowScope = "auto"): NarrowQuery {
   const terms = withConversationOf(db, context, narrow);
-  const builder = new TermBuilder(db, context);
-  const conditions = terms.map((term) => {
-    const condition = builder.condition(term);
-    return term.negated ? not(condition) : condition;
-  });
+  const builder = new TermBuilder(db, context, terms.some((term) => term.operator === "topic" && !term.negated));
+  const isMatch = (term: NarrowTerm) => term.operator === "search" && !term.negated;
+  const conditions = terms
+    .filter((term) => !isMatch(term))
+    .map((term) => {
+      const condition = builder.condition(term);
+      return term.negated ? not(condition) : condition;
+    });
   const received = receivedSql(context.viewer.user.id);
   const base =
     scope === "readable" ? readableSql(db, context.viewer) : scope === "auto" && includesHistory(db, context, terms) ? EVERYTHING : received;
-  const searchOperands = terms.filter((term) => term.operator === "search" && !term.negated).map((term) => term.operand as string);
+  const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
+  // A search without a single word (only punctuation) matches nothing.
+  if (search && isEmptySearch(search)) conditions.push(NOTHING);
   const near = terms.find((term) => term.operator === "near");
   return {
     where: and(base, ...conditions)!,
-    search: searchOperands.length > 0 ? parseSearch(searchOperands) : null,
+    match: search && !isEmptySearch(search) ? ftsExpression(search, builder.conversation) : null,
+    search,
     near: near ? (near.operand as number) : null,
   };
 }
+
+/** The messages of `ids` matching an FTS5 expression, as a condition on `messages`. */
+export const matchesSql = (match: string) => sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match})`;
+
+/** The whole narrow as one condition on `messages`. */
+export const matching = (query: Pick<NarrowQuery, "where" | "match">): SQL => (query.match ? and(query.where, matchesSql(query.match))! : query.where);
 
 /** The reference's ok_to_include_history. */
 function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
@@ -118,10 +137,14 @@ function hadSubscription(db: Reader, userId: number, channelId: number): boolean
 
 class TermBuilder {
   private readonly userId: number;
+  /** The one conversation (recipient) a positive channel or dm term limits the narrow to, if any. */
+  conversation: number | undefined;
 
   constructor(
     private readonly db: Reader,
     private readonly context: NarrowContext,
+    /** Whether the narrow names a topic, whose index then serves channel terms best. */
+    private readonly hasTopic: boolean,
   ) {
     this.userId = context.viewer.user.id;
   }
@@ -130,7 +153,7 @@ class TermBuilder {
   condition(term: NarrowTerm): SQL {
     switch (term.operator) {
       case "channel":
-        return sql`${messages.channelId} IS ${resolveChannel(this.db, this.context, term.operand).id}`;
+        return this.channel(resolveChannel(this.db, this.context, term.operand), !term.negated);
       case "channels":
         return and(
           isNotNull(messages.channelId),
@@ -141,7 +164,7 @@ class TermBuilder {
       case "sender":
         return eq(messages.senderId, this.resolveUser(term.operand).id);
       case "dm":
-        return this.conversation(term.operand);
+        return this.directConversation(term.operand, !term.negated);
       case "dm-including":
         return and(isNull(messages.channelId), sql`${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${this.resolveUser(term.operand).id})`)!;
       case "id":
@@ -158,6 +181,18 @@ class TermBuilder {
       case "with":
         return EVERYTHING;
     }
+  }
+
+  /**
+   * A channel's messages. Without a topic term the channel's recipient is named too: its
+   * (recipient_id, id) index reads a channel newest first, where the channel's own index would
+   * have every message of the channel sorted first.
+   */
+  private channel(channel: Channel, positive: boolean): SQL {
+    const byChannel = sql`${messages.channelId} IS ${channel.id}`;
+    const recipientId = channelRecipientIds(this.db, [channel.id]).get(channel.id);
+    if (positive) this.conversation = recipientId;
+    return recipientId === undefined || this.hasTopic ? byChannel : and(byChannel, eq(messages.recipientId, recipientId))!;
   }
 
   /** "(no topic)" and the organization's name for the empty topic both mean "". */
@@ -178,10 +213,11 @@ class TermBuilder {
   }
 
   /** Exactly the conversation of these users and the caller (just the caller: their notes to self). */
-  private conversation(refs: UserRef[]): SQL {
+  private directConversation(refs: UserRef[], positive: boolean): SQL {
     const ids = new Set(refs.map((ref) => this.resolveUser(ref).id));
     ids.add(this.userId);
     const recipient = findDirectRecipient(this.db, ids);
+    if (positive) this.conversation = recipient?.id;
     return recipient ? eq(messages.recipientId, recipient.id) : NOTHING;
   }
 
@@ -216,9 +252,9 @@ class TermBuilder {
     )!;
   }
 
+  /** Only negated search terms come here (positive ones are the query's `match`). */
   private search(operand: string): SQL {
     const query = parseSearch([operand]);
-    if (isEmptySearch(query)) return NOTHING;
-    return sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsExpression(query)})`;
+    return isEmptySearch(query) ? NOTHING : matchesSql(ftsExpression(query));
   }
 }

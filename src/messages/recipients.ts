@@ -6,7 +6,7 @@ import type { Channel } from "../db/channels";
 import { isUserInGroup } from "../db/groups";
 import { channelRecipient, directRecipient, findDirectRecipient } from "../db/messages";
 import { realmHost, type Realm } from "../db/realm";
-import { channelForSending, channelSubscribers, findChannelRecipientId } from "../db/sendQueries";
+import { channelForSending, channelSubscribers, everyoneGroupId, findChannelRecipientId } from "../db/sendQueries";
 import type { Reader } from "../db/types";
 import { findUserById, users, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
@@ -111,15 +111,28 @@ function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
  * exist for them.
  */
 function checkMaySend(tx: Reader, sender: User, channel: Channel, subscribed: boolean, address: Address & { kind: "channel" }) {
-  // Only this channel's subscription matters here, and the caller has it already.
-  const actors: ChannelViewer[] = [{ user: sender, groupIds: groupIdsOfUser(tx, sender.id), subscribedIds: new Set(subscribed ? [channel.id] : []) }];
+  // Only this channel's subscription matters here, and the caller has it already; the sender's
+  // groups are looked up only if a rule needs them.
+  let groupIds: Set<number> | undefined;
+  const actors: ChannelViewer[] = [
+    {
+      user: sender,
+      subscribedIds: new Set(subscribed ? [channel.id] : []),
+      get groupIds() {
+        return (groupIds ??= groupIdsOfUser(tx, sender.id));
+      },
+    },
+  ];
   const owner = sender.isBot && sender.botOwnerId !== null ? findUserById(tx, sender.botOwnerId) : undefined;
   if (owner?.isActive) actors.push(channelViewer(tx, owner));
   // The notification bot announces wherever the organization tells it to.
   if (!sender.isSystemBot && !actors.some((actor) => hasMetadataAccess(actor, channel))) throw channelDoesNotExist(address);
   if (channel.isArchived) throw badRequest(`Not authorized to send to channel '${channel.name}': it is archived.`);
   if (sender.isSystemBot) return;
-  if (!actors.some((actor) => actor.groupIds.has(channel.canSendMessageGroup))) throw badRequest("You do not have permission to post in this channel.");
+  const everyoneMaySend = channel.canSendMessageGroup === everyoneGroupId(tx);
+  if (!everyoneMaySend && !actors.some((actor) => actor.groupIds.has(channel.canSendMessageGroup))) {
+    throw badRequest("You do not have permission to post in this channel.");
+  }
   if (!mustBeSubscribed(actors[0], channel) || actors.some((actor) => actor.subscribedIds.has(channel.id))) return;
   throw badRequest(`Not authorized to send to channel '${channel.name}'`);
 }

@@ -13,11 +13,14 @@ import { escapeHtml } from "../render/plugins/env";
  */
 
 export interface SearchQuery {
-  /** Words matched as prefixes, normalized. */
-  prefixes: string[];
+  /** Single words, normalized; those of MIN_PREFIX_LENGTH or more match as prefixes. */
+  words: string[];
   /** Phrases, each a list of normalized words matched whole. */
   phrases: string[][];
 }
+
+/** Shorter words match only whole: as prefixes they would match a large part of the index. */
+export const MIN_PREFIX_LENGTH = 3;
 
 const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
 
@@ -27,25 +30,29 @@ export const normalizeWord = (word: string) => word.normalize("NFD").replace(/\p
 const wordsOf = (text: string) => (text.match(WORD) ?? []).map(normalizeWord).filter((word) => word !== "");
 
 export function parseSearch(operands: string[]): SearchQuery {
-  const query: SearchQuery = { prefixes: [], phrases: [] };
+  const query: SearchQuery = { words: [], phrases: [] };
   for (const operand of operands) {
     // Split on double quotes: odd pieces were inside quotes. An unclosed quote runs to the end.
     operand.split('"').forEach((piece, index) => {
       const words = wordsOf(piece);
       if (index % 2 === 1 && words.length > 1) query.phrases.push(words);
-      else query.prefixes.push(...words);
+      else query.words.push(...words);
     });
   }
   return query;
 }
 
-export const isEmptySearch = (query: SearchQuery) => query.prefixes.length === 0 && query.phrases.length === 0;
+export const isEmptySearch = (query: SearchQuery) => query.words.length === 0 && query.phrases.length === 0;
 
-/** The MATCH expression: every word and phrase must occur (in content or topic). */
-export function ftsExpression(query: SearchQuery): string {
+/**
+ * The MATCH expression: every word and phrase must occur in the content or the topic. With
+ * a recipient, only that conversation's messages (the index's `scope` column) are searched.
+ */
+export function ftsExpression(query: SearchQuery, recipientId?: number): string {
   // Words hold only letters and digits, so quoting them needs no escaping.
-  const parts = [...query.prefixes.map((word) => `"${word}"*`), ...query.phrases.map((words) => `"${words.join(" ")}"`)];
-  return parts.join(" AND ");
+  const words = query.words.map((word) => (word.length >= MIN_PREFIX_LENGTH ? `"${word}"*` : `"${word}"`));
+  const text = `{content topic} : (${[...words, ...query.phrases.map((phrase) => `"${phrase.join(" ")}"`)].join(" AND ")})`;
+  return recipientId === undefined ? text : `scope : "r${recipientId}" AND ${text}`;
 }
 
 const ENTITY = /(&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]*);)/;
@@ -58,10 +65,11 @@ const TAG = /(<[^>]*>)/;
  */
 export function highlightHtml(html: string, query: SearchQuery): string {
   if (isEmptySearch(query)) return html;
-  const whole = new Set(query.phrases.flat());
+  const whole = new Set([...query.phrases.flat(), ...query.words.filter((word) => word.length < MIN_PREFIX_LENGTH)]);
+  const prefixes = query.words.filter((word) => word.length >= MIN_PREFIX_LENGTH);
   const matches = (word: string) => {
     const normal = normalizeWord(word);
-    return whole.has(normal) || query.prefixes.some((prefix) => normal.startsWith(prefix));
+    return whole.has(normal) || prefixes.some((prefix) => normal.startsWith(prefix));
   };
   return html
     .split(TAG)

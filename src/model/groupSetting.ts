@@ -20,5 +20,7 @@ export interface GroupSettingRules {
   allowInternet: boolean;
   allowNobody: boolean;
   allowEveryone: boolean;
+  /** role:owners is refused only where a setting says so (can_mention_group). */
+  allowOwners?: boolean;
   requireSystemGroup?: boolean;
 }

@@ -1,6 +1,7 @@
 /**
- * Every per-user setting of spec 2.11, with its default and allowed values. New users start
- * from the organization's defaults, which start from these.
+ * Every per-user setting of spec 2.11 (and the few more the reference's PATCH /settings
+ * takes), with its default and allowed values. New users start from the organization's
+ * defaults, which start from these.
  */
 type SettingSpec =
   | { kind: "bool"; default: boolean }
@@ -51,6 +52,10 @@ export const USER_SETTINGS = {
   send_stream_typing_notifications: bool(true),
   send_read_receipts: bool(true),
   web_navigate_to_sent_message: bool(true),
+  enable_marketing_emails: bool(true),
+  enable_login_emails: bool(true),
+  allow_private_data_export: bool(false),
+  web_mark_read_on_scroll_policy: oneOf(1, [1, 2, 3]),
   web_channel_default_view: oneOf(1, [1, 2]),
   web_font_size_px: range(16, 12, 24),
   web_line_height_percent: range(140, 122, 158),
@@ -66,6 +71,7 @@ export const USER_SETTINGS = {
   automatically_unmute_topics_in_muted_streams_policy: oneOf(2, FOLLOW_POLICIES),
   email_address_visibility: oneOf(1, [1, 2, 3, 4, 5]),
   demote_inactive_streams: oneOf(1, [1, 2, 3]),
+  // Checked against the available sounds by the settings actions (checkSetting).
   notification_sound: word("zulip"),
   realm_name_in_email_notifications_policy: oneOf(1, [1, 2, 3]),
   default_language: word("en"),

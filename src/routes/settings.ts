@@ -5,7 +5,7 @@ import { success } from "../http/errors";
 import { USER_SETTINGS, type UserSettingName } from "../model/userSettings";
 
 /** One optional parameter per setting of the catalogue, typed by its kind. */
-const settingParameters = Object.fromEntries(
+export const settingParameters = Object.fromEntries(
   Object.entries(USER_SETTINGS).map(([name, spec]) => {
     const schema: TSchema = spec.kind === "bool" ? t.BooleanString() : spec.kind === "int" ? t.Numeric() : t.String({ maxLength: 100 });
     return [name, t.Optional(schema)];

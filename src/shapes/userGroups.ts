@@ -3,6 +3,7 @@ import { groupSettingApiValues, type ApiGroupSettingValue } from "../access/grou
 import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
 import type { Reader } from "../db/types";
 import { users } from "../db/users";
+import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
 
 /** A user group as the API shows it (reference: components/schemas/UserGroup). */
 export interface ApiUserGroup {
@@ -22,15 +23,6 @@ export interface ApiUserGroup {
   can_mention_group: ApiGroupSettingValue;
   can_remove_members_group: ApiGroupSettingValue;
 }
-
-const SETTING_COLUMNS = {
-  can_add_members_group: "canAddMembersGroup",
-  can_join_group: "canJoinGroup",
-  can_leave_group: "canLeaveGroup",
-  can_manage_group: "canManageGroup",
-  can_mention_group: "canMentionGroup",
-  can_remove_members_group: "canRemoveMembersGroup",
-} as const satisfies Record<string, keyof UserGroup>;
 
 function groupBy<T>(rows: T[], key: (row: T) => number, value: (row: T) => number): Map<number, number[]> {
   const grouped = new Map<number, number[]>();
@@ -65,7 +57,8 @@ export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: 
     (row) => row.groupId,
     (row) => row.subgroupId,
   );
-  const settingIds = groups.flatMap((group) => Object.values(SETTING_COLUMNS).map((column) => group[column])).filter((id): id is number => id !== null);
+  const columnOf = (setting: UserGroupSettingName) => USER_GROUP_SETTINGS[setting].column;
+  const settingIds = groups.flatMap((group) => USER_GROUP_SETTING_NAMES.map((setting) => group[columnOf(setting)])).filter((id): id is number => id !== null);
   const values = groupSettingApiValues(db, settingIds);
   return groups.map((group) => ({
     id: group.id,
@@ -78,7 +71,15 @@ export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: 
     is_system_group: group.isSystemGroup,
     deactivated: group.deactivated,
     ...(Object.fromEntries(
-      Object.entries(SETTING_COLUMNS).map(([name, column]) => [name, group[column] === null ? null : values.get(group[column] as number)]),
-    ) as Pick<ApiUserGroup, keyof typeof SETTING_COLUMNS>),
+      USER_GROUP_SETTING_NAMES.map((setting) => {
+        const groupId = group[columnOf(setting)];
+        return [setting, groupId === null ? null : values.get(groupId)];
+      }),
+    ) as Pick<ApiUserGroup, UserGroupSettingName>),
   }));
+}
+
+/** One named group in the API shape, deactivated or not. */
+export function userGroupToApi(db: Reader, groupId: number): ApiUserGroup {
+  return listUserGroupsForApi(db, { includeDeactivated: true, ids: [groupId] })[0];
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { postFrom, type RawResponse } from "../helpers/fromAddress";
-import { editServerDatabase } from "../helpers/inProcess";
 import { OWNER, createPerson, expectError, ok, seedOrg, startInitializedServer, type Org, type Person } from "../helpers/seed";
 
 // Logins hash passwords, slowly by design; on a busy machine a test can outlast the 5 s default.
@@ -46,7 +45,8 @@ beforeAll(async () => {
   deactivatedUser = await freshPerson();
   const bot = ok(await org.member.api.post("/bots", { full_name: "Retired Bot", short_name: "retired" }));
   deactivatedBot = { id: bot.user_id, email: bot.email, password: "", apiKey: bot.api_key, api: org.anon.as(bot.email, bot.api_key) };
-  for (const gone of [deactivatedUser, deactivatedBot]) editServerDatabase(org.server, "UPDATE users SET is_active = 0 WHERE id = ?", gone.id);
+  ok(await org.owner.api.delete(`/users/${deactivatedUser.id}`));
+  ok(await org.member.api.delete(`/bots/${deactivatedBot.id}`));
 });
 afterAll(() => org.server.dispose());
 

@@ -181,7 +181,7 @@ describe("GET /bots", () => {
 
   test("leaves out deactivated bots", async () => {
     const body = ok(await org.member2.api.post("/bots", { full_name: "Retired Bot", short_name: "retired" }));
-    editServerDatabase(org.server, "UPDATE users SET is_active = 0 WHERE id = ?", body.user_id);
+    ok(await org.member2.api.delete(`/bots/${body.user_id}`));
     expect((await ownBots(org.member2)).some((bot) => bot.user_id === body.user_id)).toBe(false);
   });
 

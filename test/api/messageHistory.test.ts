@@ -17,7 +17,7 @@ const inChannel = () => [{ operator: "channel", operand: channel }, { operator: 
 async function fetchMessages(person: Person, params: Record<string, unknown>) {
   return ok(await person.api.get("/messages", params));
 }
-const idsOf = (body: { messages: Array<{ id: number }> }) => body.messages.map((message) => message.id);
+const idsOf = (body: Record<string, any>): number[] => body.messages.map((message: { id: number }) => message.id);
 
 beforeAll(async () => {
   org = await seedOrg();

@@ -16,7 +16,7 @@ const HL = (word: string) => `<span class="highlight">${word}</span>`;
 async function search(person: Person, operand: string, narrow: unknown[] = []) {
   return ok(await person.api.get("/messages", { anchor: "newest", num_before: 100, num_after: 0, narrow: [...narrow, { operator: "search", operand }] }));
 }
-const idsOf = (body: { messages: Array<{ id: number }> }) => body.messages.map((message) => message.id);
+const idsOf = (body: Record<string, any>): number[] => body.messages.map((message: { id: number }) => message.id);
 
 beforeAll(async () => {
   org = await seedOrg();
@@ -63,6 +63,17 @@ describe("matching", () => {
     expect(idsOf(negated)).toContain(m.amp);
     expect(idsOf(negated)).not.toContain(m.deploy);
     expect(negated.messages[0]).not.toHaveProperty("match_content");
+  });
+
+  test("within one conversation", async () => {
+    expect(idsOf(await search(org.member2, "deploy", [{ operator: "dm", operand: [org.member.id] }]))).toEqual([m.dm]);
+    expect(idsOf(await search(org.member, "deploy", [{ operator: "channel", operand: secret }]))).toEqual([m.secret]);
+  });
+
+  test("the index's internal conversation tokens are not searchable", async () => {
+    const recipient = ok(await org.member2.api.get(`/messages/${m.deploy}`)).message.recipient_id;
+    expect(idsOf(await search(org.member2, `r${recipient}`))).toEqual([]);
+    expect(idsOf(await search(org.member2, `scope:r${recipient}`))).toEqual([]);
   });
 
   test("finds only what the user may read", async () => {

@@ -242,7 +242,7 @@ describe("direct messages", () => {
 
   test("a deactivated recipient is refused, alone or in a group", async () => {
     const gone = org.moderator;
-    deactivateUser(org.server, gone.id);
+    await deactivateUser(org, gone.id);
     await expectRefused(send(org.member, directMessage([gone.id], "x")), "BAD_REQUEST", "no longer using");
     await expectRefused(send(org.member, directMessage([org.member2.id, gone.id], "x")), "BAD_REQUEST", "no longer using");
     await expectRefused(send(org.member, directMessage([gone.email], "x")), "BAD_REQUEST", "no longer using");

@@ -274,7 +274,7 @@ describe("settings of channels the call creates", () => {
     test("refuses unknown and deactivated groups, unknown and deactivated users, and malformed values", async () => {
       const retired = createUserGroup(org.server, uniqueName("retired"), [org.member.id], { deactivated: true });
       const leaver = ok(await org.owner.api.post("/users", { email: `${uniqueName("leaver")}@example.com`, password: "leaver-password", full_name: "Leaver" })).user_id;
-      deactivateUser(org.server, leaver);
+      await deactivateUser(org, leaver);
       const bad = [
         999_999,
         retired,
@@ -398,7 +398,7 @@ describe("principals", () => {
 
   test("nonexistent and deactivated principals are BAD_REQUEST with status 400, and nothing happens", async () => {
     const leaver = ok(await org.owner.api.post("/users", { email: `${uniqueName("gone")}@example.com`, password: "gone-password", full_name: "Gone" })).user_id;
-    deactivateUser(org.server, leaver);
+    await deactivateUser(org, leaver);
     for (const principals of [[999_999], [org.member2.id, leaver], ["nobody@example.com"]]) {
       await nothingChanged(async () => {
         const response = await org.member.api.post("/users/me/subscriptions", { subscriptions: [{ name: uniqueName() }], principals });

@@ -54,7 +54,7 @@ describe("GET /users/me/subscriptions", () => {
     const name = uniqueName();
     const leaver = ok(await org.owner.api.post("/users", { email: `${uniqueName("leaver")}@example.com`, password: "leaver-password", full_name: "Leaver" })).user_id;
     await subscribe(org.member, [name], { principals: [org.member.id, leaver] });
-    deactivateUser(org.server, leaver);
+    await deactivateUser(org, leaver);
     const sub = ok(await org.member.api.get("/users/me/subscriptions", { include_subscribers: true })).subscriptions.find((s: any) => s.name === name);
     expect(sub.subscribers).toEqual([org.member.id]);
   });
@@ -127,7 +127,7 @@ describe("DELETE /users/me/subscriptions", () => {
     const name = uniqueName();
     await subscribe(org.member, [name]);
     const leaver = ok(await org.owner.api.post("/users", { email: `${uniqueName("gone")}@example.com`, password: "gone-password", full_name: "Gone" })).user_id;
-    deactivateUser(org.server, leaver);
+    await deactivateUser(org, leaver);
     for (const principals of [[999_999], [leaver], ["nobody@example.com"]]) {
       expectError(await org.admin.api.delete("/users/me/subscriptions", { subscriptions: [name], principals }), "BAD_REQUEST", 400);
     }

@@ -51,7 +51,7 @@ describe("GET /users", () => {
 
   test("includes deactivated users with is_active false", async () => {
     const gone = await freshMember();
-    editServerDatabase(org.server, "UPDATE users SET is_active = 0 WHERE id = ?", gone.id);
+    ok(await org.owner.api.delete(`/users/${gone.id}`));
     expect((await members(org.member)).find((user) => user.user_id === gone.id)).toMatchObject({ is_active: false });
   });
 
@@ -84,7 +84,7 @@ describe("GET /users/{user_id} and GET /users/{email}", () => {
 
   test("returns deactivated users", async () => {
     const gone = await freshMember();
-    editServerDatabase(org.server, "UPDATE users SET is_active = 0 WHERE id = ?", gone.id);
+    ok(await org.owner.api.delete(`/users/${gone.id}`));
     expect((await member(gone.id, org.member)).is_active).toBe(false);
   });
 

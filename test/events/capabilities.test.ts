@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPerson, ok, seedOrg, type Org } from "../helpers/seed";
-import { SEED_TIMEOUT_MS, applyEvents, expectSameState, pending, pendingOf, register, setRealmSettings, systemGroupId, withDatabase } from "./support";
+import { SEED_TIMEOUT_MS, applyEvents, expectSameState, pending, pendingOf, register, setRealmSettings, systemGroupId } from "./support";
 
 /**
  * Capabilities whose effect shows over HTTP with what exists today, each both ways. The rest
@@ -91,7 +91,7 @@ describe("client_gravatar on events", () => {
 describe("user_avatar_url_field_optional", () => {
   test("with it, long-inactive (deactivated) users come without avatar_url; without it, with one", async () => {
     const gone = await createPerson(org.owner, org.anon, "Dana Departed");
-    withDatabase(org.server, (db) => db.run("UPDATE users SET is_active = 0 WHERE id = ?", [gone.id]));
+    ok(await org.owner.api.delete(`/users/${gone.id}`));
     const params = { fetch_event_types: ["realm_user"], client_gravatar: false };
     const optional = await register(org.member, { ...params, client_capabilities: { user_avatar_url_field_optional: true } });
     const required = await register(org.member, params);

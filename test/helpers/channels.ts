@@ -60,8 +60,9 @@ export function createUserGroup(server: TestServer, name: string, memberIds: num
   return id;
 }
 
-export function deactivateUser(server: TestServer, userId: number) {
-  editServerDatabase(server, "UPDATE users SET is_active = 0 WHERE id = ?", userId);
+/** Deactivates a person through the API, as the organization's owner. */
+export async function deactivateUser(org: Org, userId: number) {
+  ok(await org.owner.api.delete(`/users/${userId}`));
 }
 
 /** A stream as GET /streams/{id} shows it to `person`. */

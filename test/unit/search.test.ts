@@ -4,30 +4,38 @@ import { ftsExpression, highlightHtml, highlightTopic, parseSearch } from "../..
 const HL = (word: string) => `<span class="highlight">${word}</span>`;
 
 describe("search operand → FTS5 expression", () => {
-  test("words become quoted prefix terms joined by AND", () => {
-    expect(ftsExpression(parseSearch(["Deploy failed"]))).toBe('"deploy"* AND "failed"*');
+  test("words become quoted prefix terms, all required, in content or topic only", () => {
+    expect(ftsExpression(parseSearch(["Deploy failed"]))).toBe('{content topic} : ("deploy"* AND "failed"*)');
+  });
+
+  test("short words match only whole", () => {
+    expect(ftsExpression(parseSearch(["go to it"]))).toBe('{content topic} : ("go" AND "to" AND "it")');
   });
 
   test("double-quoted parts are phrases of whole words", () => {
     const query = parseSearch(['"coffee machine" broken']);
-    expect(query).toEqual({ prefixes: ["broken"], phrases: [["coffee", "machine"]] });
-    expect(ftsExpression(query)).toBe('"broken"* AND "coffee machine"');
+    expect(query).toEqual({ words: ["broken"], phrases: [["coffee", "machine"]] });
+    expect(ftsExpression(query)).toBe('{content topic} : ("broken"* AND "coffee machine")');
+  });
+
+  test("a conversation limits the search to its scope token", () => {
+    expect(ftsExpression(parseSearch(["lunch"]), 12)).toBe('scope : "r12" AND {content topic} : ("lunch"*)');
   });
 
   test("query syntax in the operand is plain text", () => {
-    for (const hostile of ['"', 'AND(', "NEAR(a b)", "a* OR b", "col:value", "-x", "^start", "'; DROP TABLE messages; --", '"unclosed phrase']) {
+    for (const hostile of ['"', "AND(", "NEAR(a b)", "a* OR b", "col:value", "-x", "^start", "'; DROP TABLE messages; --", '"unclosed phrase', "scope:r1", "{scope}:r1"]) {
       const expression = ftsExpression(parseSearch([hostile]));
-      // Only quoted words, the prefix star and AND between them remain.
-      expect(expression).toMatch(/^("[\p{L}\p{N} ]+"\*?( AND "[\p{L}\p{N} ]+"\*?)*)?$/u);
+      // Only quoted words (with the prefix star) joined by AND, inside the content/topic filter.
+      expect(expression).toMatch(/^\{content topic\} : \(("[\p{L}\p{N} ]+"\*?( AND "[\p{L}\p{N} ]+"\*?)*)?\)$/u);
     }
   });
 
   test("punctuation only leaves no words", () => {
-    expect(parseSearch(['"(*)"'])).toEqual({ prefixes: [], phrases: [] });
+    expect(parseSearch(['"(*)"'])).toEqual({ words: [], phrases: [] });
   });
 
   test("case and accents are folded", () => {
-    expect(parseSearch(["Café"]).prefixes).toEqual(["cafe"]);
+    expect(parseSearch(["Café"]).words).toEqual(["cafe"]);
   });
 });
 
@@ -46,6 +54,10 @@ describe("highlighting", () => {
 
   test("character references stay whole", () => {
     expect(highlightHtml("<p>fish &amp; chips &#39;amp&#39;</p>", parseSearch(["amp"]))).toBe(`<p>fish &amp; chips &#39;${HL("amp")}&#39;</p>`);
+  });
+
+  test("short words are highlighted only whole", () => {
+    expect(highlightHtml("<p>to tomorrow</p>", parseSearch(["to"]))).toBe(`<p>${HL("to")} tomorrow</p>`);
   });
 
   test("phrase words match whole words only", () => {

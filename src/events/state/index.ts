@@ -3,14 +3,18 @@ import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import type { QueueSpec } from "../spec";
 import { defaultStreamsState, streamState, subscriptionState } from "./channels";
+import { draftsState } from "./drafts";
+import { realmLinkifiersState } from "./linkifiers";
 import { starredMessagesState, unreadMsgsState } from "./messageFlags";
 import { maxMessageIdState, recentPrivateConversationsState, userTopicsState } from "./messages";
 import { realmBotState } from "./realmBots";
 import { realmState } from "./realm";
 import { realmUserState } from "./realmUsers";
 import { realmUserSettingsDefaultsState } from "./realmUserSettingsDefaults";
+import { savedSnippetsState } from "./savedSnippets";
 import { userGroupsState } from "./userGroups";
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from "./userSettings";
+import { userStatusState } from "./userStatus";
 
 /**
  * The initial state register returns, one section per fetch_event_types name. A feature adds
@@ -43,6 +47,7 @@ const SECTIONS: Record<string, Section> = {
   realm_user_groups: { spectators: false, build: userGroupsState },
   realm_user_settings_defaults: { spectators: false, build: realmUserSettingsDefaultsState },
   user_settings: { spectators: false, build: userSettingsState },
+  drafts: { spectators: false, build: draftsState },
   update_display_settings: { spectators: false, build: legacyDisplaySettingsState },
   update_global_notifications: { spectators: false, build: legacyNotificationSettingsState },
   subscription: { spectators: false, build: subscriptionState },
@@ -53,6 +58,9 @@ const SECTIONS: Record<string, Section> = {
   user_topic: { spectators: false, build: userTopicsState },
   update_message_flags: { spectators: false, build: unreadMsgsState },
   starred_messages: { spectators: false, build: starredMessagesState },
+  realm_linkifiers: { spectators: true, build: realmLinkifiersState },
+  saved_snippets: { spectators: false, build: savedSnippetsState },
+  user_status: { spectators: false, build: userStatusState },
 };
 
 /** The sections asked for (null: all); names this server does not know are ignored. */

@@ -1,0 +1,18 @@
+import { openDatabase, database } from "./src/db/client";
+import { findUserByEmail } from "./src/db/users";
+import { narrowFor, reading } from "./src/messages/history";
+import { parseNarrow } from "./src/messages/narrow";
+import { sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+openDatabase("/tmp/hbench");
+const db = database();
+const user = findUserByEmail(db, "owner@example.com")!;
+const t = (db as any).all(sql`SELECT channel_id, topic FROM messages WHERE id = 500000`)[0];
+const q = narrowFor(reading(db, user), parseNarrow([{ operator: "channel", operand: t.channel_id }, { operator: "topic", operand: t.topic }]));
+const dialect = new SQLiteSyncDialect();
+const stmt = sql`SELECT id FROM messages WHERE ${q.where} AND id < ${1e16} ORDER BY id DESC LIMIT ${51}`;
+const compiled = dialect.sqlToQuery(stmt);
+console.log(compiled.sql, compiled.params);
+const raw = (db as any).$client;
+console.log(raw.query("EXPLAIN QUERY PLAN " + compiled.sql).all(...compiled.params).map((r: any) => r.detail));
+let t0 = performance.now(); for (let i = 0; i < 50; i++) raw.query(compiled.sql).all(...compiled.params); console.log((performance.now() - t0) / 50);

@@ -1,0 +1,12 @@
+import { Database } from "bun:sqlite";
+import { copyFileSync } from "node:fs";
+copyFileSync("/tmp/hbench-small/parley.db", "/tmp/copy.db");
+const db = new Database("/tmp/copy.db");
+let t0 = performance.now();
+db.run("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')");
+console.log("rebuild 100k", performance.now() - t0);
+t0 = performance.now();
+db.run("DROP TRIGGER messages_fts_insert");
+const ins = db.prepare("INSERT INTO messages (recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent) SELECT recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent FROM messages WHERE id <= 50000");
+db.transaction(() => ins.run())();
+console.log("insert 50k no fts", performance.now() - t0);

@@ -1,0 +1,97 @@
+import { eq, inArray, and } from "drizzle-orm";
+import { directMemberIds, findGroupById, groupsWithSubgroups, isUserInGroup, recursiveMemberIds, type UserGroup } from "../db/groups";
+import { getRealm } from "../db/realm";
+import type { Reader } from "../db/types";
+import { users, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import type { GroupSettingRules } from "../model/groupSetting";
+import type { RealmGroupSettingName } from "../model/realmSettings";
+import { USER_GROUP_SETTINGS, type UserGroupSettingName } from "../model/userGroupSettings";
+import { groupIdsOfUser, holdsPermission } from "./groupSettings";
+import { listUserGroupsForApi } from "../shapes/userGroups";
+import { requireHumanMember } from "./users";
+
+/**
+ * Who may see and change user groups. Reading is for members (the reference refuses guests
+ * and bots). Changing a group needs the realm's can_manage_all_groups, the group's own
+ * can_manage_group (which grants everything), or the one setting the change names.
+ * System groups follow roles and are never changed by hand.
+ */
+
+/** Realm-level group permissions allow neither role:everyone nor, so, guests. */
+const REALM_RULES: GroupSettingRules = { allowInternet: false, allowNobody: false, allowEveryone: false };
+
+export function holdsRealmGroupPermission(db: Reader, user: User, setting: RealmGroupSettingName, userGroupIds = groupIdsOfUser(db, user.id)): boolean {
+  return holdsPermission(user, getRealm(db).settings[setting], REALM_RULES, userGroupIds);
+}
+
+/** A named group (system or not, active or not); anything else is "Invalid user group". */
+function namedGroup(db: Reader, groupId: number): UserGroup {
+  const group = findGroupById(db, groupId);
+  if (!group || group.name === null) throw badRequest("Invalid user group");
+  return group;
+}
+
+export function listUserGroupsToRead(db: Reader, user: User, includeDeactivated: boolean) {
+  requireHumanMember(user, "view user groups");
+  return listUserGroupsForApi(db, { includeDeactivated });
+}
+
+export function accessUserGroupToRead(db: Reader, user: User, groupId: number): UserGroup {
+  requireHumanMember(user, "view user groups");
+  return namedGroup(db, groupId);
+}
+
+/**
+ * A group the user may change in a way any of `permissions` allows (managers always may).
+ * Deactivated groups stay editable, as the reference allows since feature level 340.
+ */
+export function accessUserGroupForUpdate(db: Reader, user: User, groupId: number, permissions: UserGroupSettingName[] = []): UserGroup {
+  const group = namedGroup(db, groupId);
+  if (group.isSystemGroup) throw badRequest("Insufficient permission");
+  const userGroupIds = groupIdsOfUser(db, user.id);
+  if (holdsRealmGroupPermission(db, user, "can_manage_all_groups", userGroupIds)) return group;
+  const holds = (setting: UserGroupSettingName) => {
+    const groupId = group[USER_GROUP_SETTINGS[setting].column];
+    return groupId !== null && holdsPermission(user, groupId, USER_GROUP_SETTINGS[setting].rules, userGroupIds);
+  };
+  if (holds("can_manage_group") || permissions.some(holds)) return group;
+  throw badRequest("Insufficient permission");
+}
+
+/** Who hears about user groups: every active account, as all of them hold realm_user_groups. */
+export function userGroupAudience(db: Reader): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Of these user IDs, those of active accounts: a deactivated user's memberships are hidden. */
+export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
+  if (userIds.length === 0) return new Set();
+  const rows = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, userIds), eq(users.isActive, true)))
+    .all();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** A group's active members, direct or through subgroups. */
+export function groupMemberIds(db: Reader, groupId: number, directOnly: boolean): number[] {
+  const ids = directOnly ? directMemberIds(db, groupId) : recursiveMemberIds(db, groupId);
+  const active = activeUserIdsAmong(db, ids);
+  return ids.filter((id) => active.has(id));
+}
+
+export function isGroupMember(db: Reader, groupId: number, userId: number, directOnly: boolean): boolean {
+  return directOnly ? directMemberIds(db, groupId).includes(userId) : isUserInGroup(db, userId, groupId);
+}
+
+/** The group's subgroups at any depth, without the group itself. */
+export function recursiveSubgroupIds(db: Reader, groupId: number): number[] {
+  return [...groupsWithSubgroups(db, [groupId])].filter((id) => id !== groupId).sort((a, b) => a - b);
+}

@@ -1,0 +1,126 @@
+import { and, eq } from "drizzle-orm";
+import { ChannelAudience } from "../access/channels";
+import { accessBot, accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
+import { activeChannelIdsOfUser, activeSubscriberIds, findChannelById, type Channel } from "../db/channels";
+import { enqueueOutbox } from "../db/outbox";
+import { getRealm } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { countActiveOwners, findUserById, listBotsOwnedBy, users, type User } from "../db/users";
+import { dropQueuesOfUser } from "../events/registry";
+import { badRequest } from "../http/errors";
+import { isOwner } from "../model/roles";
+import { emitPeerEvents, groupByChannel } from "./subscriptions";
+import { now, usersWhoCanSee } from "./users";
+
+/**
+ * Deactivating and reactivating accounts (spec 3, 4.16). A deactivated account keeps its
+ * messages but cannot sign in, its API key is refused (http/auth checks is_active on every
+ * request) and its event queues end right after the COMMIT. Deactivating a person also
+ * deactivates the bots they own, as the reference does; reactivating them does not bring the
+ * bots back.
+ */
+
+const MAX_COMMENT_LENGTH = 2000;
+
+/** Subscriber lists leave deactivated users out, so those who see the lists are told (reference: feature level 377). */
+function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_remove") {
+  const channels = [...activeChannelIdsOfUser(tx, account.id)].map((id) => findChannelById(tx, id)).filter((channel): channel is Channel => channel !== undefined);
+  if (channels.length === 0) return;
+  const byChannel = groupByChannel(channels.map((channel) => ({ user: account, channel })));
+  emitPeerEvents(tx, op, byChannel, activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
+}
+
+function setActive(tx: Tx, account: User, isActive: boolean) {
+  tx.update(users).set({ isActive }).where(eq(users.id, account.id)).run();
+  const changed = { ...account, isActive };
+  // The reference sends the subscriber change before the realm_user event.
+  announceSubscriberChange(tx, changed, isActive ? "peer_add" : "peer_remove");
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: account.id, is_active: isActive } }, usersWhoCanSee(tx, changed));
+  if (account.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: account.id, is_active: isActive } }, botAdministratorIds(tx, changed));
+}
+
+/** Deactivates an account and, for a person, their active bots first; returns every account deactivated. */
+function deactivateWithBots(tx: Tx, account: User): number[] {
+  const bots = account.isBot ? [] : listBotsOwnedBy(tx, account.id, { activeOnly: true });
+  for (const bot of bots) setActive(tx, bot, false);
+  setActive(tx, account, false);
+  return [...bots.map((bot) => bot.id), account.id];
+}
+
+/** Queues end only once the deactivation is committed: a rollback must leave them working. */
+function endSessions(accountIds: number[]) {
+  for (const id of accountIds) dropQueuesOfUser(id);
+}
+
+function checkNotLastOwner(tx: Tx, target: User, extra: Record<string, unknown> = {}) {
+  if (isOwner(target.role) && countActiveOwners(tx) <= 1) throw badRequest("Cannot deactivate the only organization owner", extra);
+}
+
+/** The notification e-mail (spec 4.16), queued in the same transaction for the mail sender. */
+function queueNotificationEmail(tx: Tx, target: User, comment: string) {
+  if (!target.deliveryEmail) return;
+  const realm = getRealm(tx);
+  const payload = { user_id: target.id, to: target.deliveryEmail, full_name: target.fullName, realm_name: realm.name, realm_url: realm.url, comment: comment === "" ? null : comment };
+  enqueueOutbox(tx, { kind: "account_deactivated_email", payload }, now());
+}
+
+/**
+ * DELETE /users/{user_id}: administrators deactivate people (bots go through DELETE
+ * /bots/{id}, as in the reference); only owners deactivate owners, and never the last one.
+ * A comment that is not null asks for the notification e-mail, with its text if not empty.
+ */
+export function deactivateUser(actor: User, userId: number, notificationComment: string | undefined) {
+  requireAdministrator(actor, "deactivate users");
+  const comment = notificationComment?.trim();
+  if (comment !== undefined && comment.length > MAX_COMMENT_LENGTH) throw badRequest(`Deactivation notification comment too long: at most ${MAX_COMMENT_LENGTH} characters.`);
+  const deactivated = write((tx) => {
+    const target = accessUser(tx, userId, { allowDeactivated: true, allowBots: false });
+    if (!target.isActive) throw badRequest("User is already deactivated");
+    if (isOwner(target.role) && !isOwner(actor.role)) throw badRequest("Only organization owners can deactivate an organization owner.");
+    checkNotLastOwner(tx, target);
+    const accounts = deactivateWithBots(tx, target);
+    if (comment !== undefined) queueNotificationEmail(tx, target, comment);
+    return accounts;
+  });
+  endSessions(deactivated);
+}
+
+/** DELETE /users/me: anyone may leave, except the last owner and the last person. */
+export function deactivateOwnAccount(actor: User) {
+  const deactivated = write((tx) => {
+    const self = findUserById(tx, actor.id) ?? actor;
+    const activeHumans = tx.select({ id: users.id }).from(users).where(and(eq(users.isActive, true), eq(users.isBot, false))).all().length;
+    if (!self.isBot && activeHumans <= 1) throw badRequest("Cannot deactivate the only user", { entity: "user", is_last_owner: false });
+    checkNotLastOwner(tx, self, { entity: "organization owner", is_last_owner: true });
+    return deactivateWithBots(tx, self);
+  });
+  endSessions(deactivated);
+}
+
+/** DELETE /bots/{bot_id}: the bot's owner or an administrator. */
+export function deactivateBot(actor: User, botId: number) {
+  const deactivated = write((tx) => {
+    const bot = accessBot(tx, actor, botId);
+    if (!bot.isActive) throw badRequest("This bot is already deactivated.");
+    return deactivateWithBots(tx, bot);
+  });
+  endSessions(deactivated);
+}
+
+/**
+ * POST /users/{user_id}/reactivate: administrators bring back a person or a bot; only owners
+ * bring back owners. A bot whose owner is deactivated stays down until its owner returns.
+ */
+export function reactivateUser(actor: User, userId: number) {
+  requireAdministrator(actor, "reactivate users");
+  write((tx) => {
+    const target = accessUser(tx, userId, { allowDeactivated: true });
+    if (target.isSystemBot) throw badRequest("No such user");
+    if (target.isActive) throw badRequest("User is already active");
+    if (isOwner(target.role) && !isOwner(actor.role)) throw badRequest("Only organization owners can reactivate an organization owner.");
+    const owner = target.isBot && target.botOwnerId !== null ? findUserById(tx, target.botOwnerId) : undefined;
+    if (owner && !owner.isActive) throw badRequest("This bot's owner is deactivated: reactivate the owner first.");
+    setActive(tx, target, true);
+  });
+}

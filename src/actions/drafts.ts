@@ -1,0 +1,83 @@
+import { accessChannel } from "../access/channels";
+import { accessUser } from "../access/users";
+import { deleteDraft, draftToApi, findDraft, insertDrafts, listDrafts, replaceDraft, type ApiDraft, type DraftFields, type DraftType } from "../db/drafts";
+import { read, write } from "../db/transaction";
+import type { Reader } from "../db/types";
+import { findUserById, type User } from "../db/users";
+import { ApiError, badRequest } from "../http/errors";
+import { normalizeContent } from "../messages/content";
+import { MAX_TOPIC_LENGTH } from "../model/limits";
+import { now } from "./users";
+
+/** A draft as the client sends it (reference: Draft, without id). */
+export interface DraftInput {
+  type: DraftType;
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp?: number;
+}
+
+const draftDoesNotExist = () => new ApiError("BAD_REQUEST", "Draft does not exist", {}, { status: 404 });
+
+/** Drafts are synchronized only for users who want it (enable_drafts_synchronization, spec 2.11). */
+function requireSynchronization(db: Reader, actor: User) {
+  const settings = findUserById(db, actor.id)?.settings ?? actor.settings;
+  if (settings.enable_drafts_synchronization === false) throw badRequest("User has disabled synchronizing drafts.");
+}
+
+/**
+ * A draft as stored, checked as the reference checks it: a channel draft names exactly one
+ * channel the user may reach; a direct one names users that exist; an unaddressed one keeps
+ * nothing but its content. Topics are cut to the topic limit, as the reference does.
+ */
+function checkDraft(db: Reader, actor: User, input: DraftInput): DraftFields {
+  const content = normalizeContent(input.content);
+  const timestamp = input.timestamp === undefined ? now() : Math.floor(input.timestamp);
+  if (timestamp < 0) throw badRequest("Timestamp must not be negative.");
+  if (input.type === "stream") {
+    if (input.to.length !== 1) throw badRequest("Must specify exactly 1 channel ID for channel messages");
+    if (input.topic.includes("\u0000")) throw badRequest("Topic must not contain null bytes");
+    const { channel } = accessChannel(db, actor, input.to[0], "content");
+    const topic = [...input.topic.trim()].slice(0, MAX_TOPIC_LENGTH).join("");
+    return { type: "stream", to: [channel.id], topic, content, timestamp };
+  }
+  const to = input.type === "private" ? [...new Set(input.to)].sort((a, b) => a - b) : [];
+  for (const userId of to) accessUser(db, userId);
+  // A direct draft to nobody is an unaddressed draft, as in the reference.
+  return { type: to.length > 0 ? "private" : "", to, topic: "", content, timestamp };
+}
+
+/** GET /drafts. */
+export const listOwnDrafts = (actor: User): ApiDraft[] => read((db) => listDrafts(db, actor.id).map(draftToApi));
+
+/** POST /drafts: all or none; the user's clients learn of them in one event. */
+export function createDrafts(actor: User, inputs: DraftInput[]): number[] {
+  return write((tx) => {
+    requireSynchronization(tx, actor);
+    const created = insertDrafts(tx, actor.id, inputs.map((input) => checkDraft(tx, actor, input))).map(draftToApi);
+    if (created.length > 0) tx.emit({ type: "drafts", op: "add", drafts: created }, [actor.id]);
+    return created.map((draft) => draft.id);
+  });
+}
+
+/** PATCH /drafts/{id}: the draft is replaced whole. */
+export function editDraft(actor: User, draftId: number, input: DraftInput) {
+  write((tx) => {
+    requireSynchronization(tx, actor);
+    const draft = findDraft(tx, actor.id, draftId);
+    if (!draft) throw draftDoesNotExist();
+    const edited = replaceDraft(tx, draft.id, checkDraft(tx, actor, input));
+    tx.emit({ type: "drafts", op: "update", draft: draftToApi(edited) }, [actor.id]);
+  });
+}
+
+/** DELETE /drafts/{id}: allowed even with synchronization off, as in the reference. */
+export function removeDraft(actor: User, draftId: number) {
+  write((tx) => {
+    const draft = findDraft(tx, actor.id, draftId);
+    if (!draft) throw draftDoesNotExist();
+    deleteDraft(tx, draft.id);
+    tx.emit({ type: "drafts", op: "remove", draft_id: draft.id }, [actor.id]);
+  });
+}

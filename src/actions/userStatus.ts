@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import { accessUser } from "../access/users";
+import { canAccessUser } from "../access/userAccess";
+import { getRealm } from "../db/realm";
+import type { EmojiKey } from "../db/reactions";
+import { read, write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { findUserById, users, type User } from "../db/users";
+import { findUserStatus, saveUserStatus, type UserStatusChanges } from "../db/userStatus";
+import type { UserStatusEvent } from "../events/kinds/userStatus";
+import { badRequest } from "../http/errors";
+import { statusToApi, type ApiUserStatus } from "../shapes/userStatus";
+import { checkNewEmoji, emojiForName, reactionType } from "./reactions";
+import { announceSettingChange } from "./settings";
+import { now, usersWhoCanSee } from "./users";
+
+/** User status (spec 2.5, 4.10): text, emoji, and the deprecated `away`. */
+
+export const MAX_STATUS_TEXT_LENGTH = 60;
+
+export interface StatusInput {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+/** The emoji to store: cleared by an empty name, looked up from the name where code or type is missing, else checked as given. */
+function statusEmoji(input: StatusInput): UserStatusChanges {
+  const name = input.emoji_name;
+  if (name === undefined) {
+    if (input.emoji_code !== undefined || input.reaction_type !== undefined) {
+      throw badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
+    }
+    return {};
+  }
+  if (name === "") return { emojiName: "", emojiCode: "", reactionType: "unicode_emoji" };
+  const looked = input.emoji_code === undefined || input.reaction_type === undefined ? emojiForName(name) : undefined;
+  const key: EmojiKey = {
+    emojiCode: input.emoji_code ?? looked!.emojiCode,
+    reactionType: input.reaction_type === undefined ? looked!.reactionType : reactionType(input.reaction_type),
+  };
+  checkNewEmoji(name, key);
+  return { emojiName: name, ...key };
+}
+
+/** Checks everything before the transaction; returns what to store. */
+function checkStatus(input: StatusInput): UserStatusChanges {
+  const statusText = input.status_text?.trim();
+  if (input.away === undefined && statusText === undefined && input.emoji_name === undefined) {
+    throw badRequest("Client did not pass any new values.");
+  }
+  // Characters, not bytes nor UTF-16 units: an emoji in the text counts as one.
+  if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
+    throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+  }
+  return { ...(statusText === undefined ? {} : { statusText }), ...statusEmoji(input) };
+}
+
+/** `away` is the negation of presence_enabled: setting it changes the setting, which the user's clients are told. */
+function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
+  if ((user.settings.presence_enabled !== false) === enabled) return;
+  tx.update(users).set({ settings: { ...user.settings, presence_enabled: enabled } }).where(eq(users.id, user.id)).run();
+  announceSettingChange(tx, user, "presence_enabled", enabled);
+}
+
+/** POST /users/me/status: only what was passed changes; everyone who may see the user hears of it. */
+export function updateOwnStatus(actor: User, input: StatusInput) {
+  if (actor.isBot) throw badRequest("This endpoint does not accept bot requests.");
+  const changes = checkStatus(input);
+  write((tx) => {
+    const user = findUserById(tx, actor.id) ?? actor;
+    if (input.away !== undefined) setPresenceEnabled(tx, user, !input.away);
+    if (Object.keys(changes).length > 0) saveUserStatus(tx, user.id, changes, now());
+    const event: UserStatusEvent = { type: "user_status", user_id: user.id };
+    if (input.away !== undefined) event.away = input.away;
+    if (changes.statusText !== undefined) event.status_text = changes.statusText;
+    if (changes.emojiName !== undefined) Object.assign(event, { emoji_name: changes.emojiName, emoji_code: changes.emojiCode, reaction_type: changes.reactionType });
+    tx.emit(event, usersWhoCanSee(tx, user));
+  });
+}
+
+/** GET /users/{user_id}/status: any active human the viewer may see; others are "No such user", as in the reference. */
+export function getUserStatus(viewer: User, userId: number): ApiUserStatus {
+  return read((db) => {
+    const target = accessUser(db, userId, { allowBots: false });
+    if (!canAccessUser(db, viewer, target, getRealm(db))) throw badRequest("No such user");
+    return statusToApi(target, findUserStatus(db, target.id));
+  });
+}

@@ -1,0 +1,74 @@
+import { and, desc, eq } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/** Message drafts a user keeps on the server so all their clients share them (reference: /drafts). */
+export const drafts = sqliteTable(
+  "drafts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** "stream", "private", or "" for a draft with no recipient yet. */
+    type: text("type").$type<DraftType>().notNull(),
+    /** The channel ID (stream) or the user IDs (private); empty when unaddressed. */
+    to: text("to", { mode: "json" }).$type<number[]>().notNull(),
+    topic: text("topic").notNull(),
+    content: text("content").notNull(),
+    /** Last edit, UNIX seconds. */
+    timestamp: integer("timestamp").notNull(),
+  },
+  (table) => [index("drafts_user").on(table.userId, table.timestamp)],
+);
+
+export type DraftType = "" | "stream" | "private";
+export type Draft = typeof drafts.$inferSelect;
+export type DraftFields = Omit<typeof drafts.$inferInsert, "id" | "userId">;
+
+/** The reference's Draft object. */
+export interface ApiDraft {
+  id: number;
+  type: DraftType;
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+export const draftToApi = (draft: Draft): ApiDraft => ({ id: draft.id, type: draft.type, to: draft.to, topic: draft.topic, content: draft.content, timestamp: draft.timestamp });
+
+/** A user's drafts, most recently edited first. */
+export function listDrafts(db: Reader, userId: number): Draft[] {
+  return db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(desc(drafts.timestamp), desc(drafts.id)).all();
+}
+
+export function findDraft(db: Reader, userId: number, draftId: number): Draft | undefined {
+  return db
+    .select()
+    .from(drafts)
+    .where(and(eq(drafts.id, draftId), eq(drafts.userId, userId)))
+    .get();
+}
+
+export function insertDrafts(db: Reader, userId: number, rows: DraftFields[]): Draft[] {
+  if (rows.length === 0) return [];
+  return db
+    .insert(drafts)
+    .values(rows.map((row) => ({ ...row, userId })))
+    .returning()
+    .all();
+}
+
+export function replaceDraft(db: Reader, draftId: number, fields: DraftFields): Draft {
+  return db.update(drafts).set(fields).where(eq(drafts.id, draftId)).returning().get()!;
+}
+
+export function deleteDraft(db: Reader, draftId: number) {
+  db.delete(drafts).where(eq(drafts.id, draftId)).run();
+}
+
+export function deleteDraftsOfUser(db: Reader, userId: number) {
+  db.delete(drafts).where(eq(drafts.userId, userId)).run();
+}

@@ -1,0 +1,67 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { compileLinkifiers, type CompiledLinkifier, type LinkifierDefinition } from "../render/linkifiers";
+import { prepared } from "./prepared";
+import type { Reader } from "./types";
+
+/** The organization's linkifiers (spec 2.8); `order` is their place in the list clients and the renderer follow. */
+export const linkifiers = sqliteTable("linkifiers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Unique, as in the reference: two linkifiers for one pattern could only conflict. */
+  pattern: text("pattern").notNull().unique(),
+  urlTemplate: text("url_template").notNull(),
+  order: integer("order").notNull(),
+});
+
+export type Linkifier = typeof linkifiers.$inferSelect;
+
+export interface ApiLinkifier {
+  pattern: string;
+  url_template: string;
+  id: number;
+}
+
+export const linkifierToApi = (row: Linkifier): ApiLinkifier => ({ pattern: row.pattern, url_template: row.urlTemplate, id: row.id });
+
+// Every send and every message fetch reads the list (see prepared.ts).
+const orderedLinkifiers = prepared((db) => db.select().from(linkifiers).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare());
+
+export function listLinkifiers(_db: Reader): Linkifier[] {
+  return orderedLinkifiers().all();
+}
+
+/** The list as the message renderer takes it, in order. */
+export function linkifierDefinitions(db: Reader): LinkifierDefinition[] {
+  return listLinkifiers(db).map((row) => ({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }));
+}
+
+/** The list compiled, in order, for topic_links (compiling is cached in render/linkifiers). */
+export function realmLinkifiers(db: Reader): CompiledLinkifier[] {
+  return compileLinkifiers(linkifierDefinitions(db));
+}
+
+export function findLinkifier(db: Reader, id: number): Linkifier | undefined {
+  return db.select().from(linkifiers).where(eq(linkifiers.id, id)).get();
+}
+
+export function findLinkifierByPattern(db: Reader, pattern: string): Linkifier | undefined {
+  return db.select().from(linkifiers).where(eq(linkifiers.pattern, pattern)).get();
+}
+
+/** A new linkifier goes last. */
+export function insertLinkifier(db: Reader, pattern: string, urlTemplate: string): Linkifier {
+  const next = sql<number>`coalesce((select max(${linkifiers.order}) from ${linkifiers}), 0) + 1`;
+  return db.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning().get();
+}
+
+export function updateLinkifier(db: Reader, id: number, pattern: string, urlTemplate: string) {
+  db.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id)).run();
+}
+
+export function deleteLinkifier(db: Reader, id: number) {
+  db.delete(linkifiers).where(eq(linkifiers.id, id)).run();
+}
+
+export function setLinkifierOrder(db: Reader, orderedIds: readonly number[]) {
+  orderedIds.forEach((id, index) => db.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run());
+}

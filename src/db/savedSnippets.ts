@@ -1,0 +1,51 @@
+import { and, asc, eq } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Reader } from "./types";
+import { users } from "./users";
+
+/** A user's saved snippets (spec 2.7): private text they insert into messages. */
+export const savedSnippets = sqliteTable(
+  "saved_snippets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    dateCreated: integer("date_created").notNull(),
+  },
+  (table) => [index("saved_snippets_user").on(table.userId)],
+);
+
+export type SavedSnippet = typeof savedSnippets.$inferSelect;
+
+export interface ApiSavedSnippet {
+  id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
+export const savedSnippetToApi = (row: SavedSnippet): ApiSavedSnippet => ({ id: row.id, title: row.title, content: row.content, date_created: row.dateCreated });
+
+export function listSavedSnippets(db: Reader, userId: number): SavedSnippet[] {
+  return db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id)).all();
+}
+
+/** One of the user's own snippets; another user's is as absent as an unknown ID. */
+export function findOwnSavedSnippet(db: Reader, userId: number, id: number): SavedSnippet | undefined {
+  return db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))).get();
+}
+
+export function insertSavedSnippet(db: Reader, values: typeof savedSnippets.$inferInsert): SavedSnippet {
+  return db.insert(savedSnippets).values(values).returning().get();
+}
+
+export function updateSavedSnippet(db: Reader, id: number, changes: { title?: string; content?: string }): SavedSnippet {
+  return db.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning().get()!;
+}
+
+export function deleteSavedSnippet(db: Reader, id: number) {
+  db.delete(savedSnippets).where(eq(savedSnippets.id, id)).run();
+}

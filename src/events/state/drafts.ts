@@ -1,0 +1,9 @@
+import { draftToApi, listDrafts } from "../../db/drafts";
+import type { Reader } from "../../db/types";
+import type { UserStateContext } from "./index";
+
+/** drafts: the viewer's server-side drafts, none while they have synchronization off. */
+export function draftsState(db: Reader, { viewer }: UserStateContext) {
+  const synchronized = viewer.settings.enable_drafts_synchronization !== false;
+  return { drafts: synchronized ? listDrafts(db, viewer.id).map(draftToApi) : [] };
+}

@@ -1,0 +1,8 @@
+import { linkifierToApi, listLinkifiers } from "../../db/linkifiers";
+import type { Reader } from "../../db/types";
+import type { StateContext } from "./index";
+
+/** realm_linkifiers: the ordered list, or empty for clients that cannot read URL templates (spec 4.19). */
+export function realmLinkifiersState(db: Reader, { spec }: StateContext) {
+  return { realm_linkifiers: spec.capabilities.linkifier_url_template ? listLinkifiers(db).map(linkifierToApi) : [] };
+}

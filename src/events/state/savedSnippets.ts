@@ -1,0 +1,8 @@
+import { listSavedSnippets, savedSnippetToApi } from "../../db/savedSnippets";
+import type { Reader } from "../../db/types";
+import type { UserStateContext } from "./index";
+
+/** saved_snippets: the viewer's own snippets. */
+export function savedSnippetsState(db: Reader, { viewer }: UserStateContext) {
+  return { saved_snippets: listSavedSnippets(db, viewer.id).map(savedSnippetToApi) };
+}

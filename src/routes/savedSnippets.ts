@@ -1,0 +1,35 @@
+import { Elysia, t } from "elysia";
+import { createSavedSnippet, editSavedSnippet, removeSavedSnippet } from "../actions/savedSnippets";
+import { database } from "../db/client";
+import { listSavedSnippets, savedSnippetToApi } from "../db/savedSnippets";
+import { authentication } from "../http/auth";
+import { success } from "../http/errors";
+
+// Generous in UTF-16 units; the action counts characters against the real limits.
+const title = () => t.String({ maxLength: 1_000 });
+const content = () => t.String({ maxLength: 50_000 });
+const SnippetIdParams = t.Object({ saved_snippet_id: t.Numeric({ multipleOf: 1 }) });
+
+export const savedSnippetRoutes = new Elysia()
+  .use(authentication)
+  .get("/saved_snippets", ({ user }) => success({ saved_snippets: listSavedSnippets(database(), user.id).map(savedSnippetToApi) }), { auth: true, query: t.Object({}) })
+  .post("/saved_snippets", ({ user, body }) => success({ saved_snippet_id: createSavedSnippet(user, body) }), {
+    auth: true,
+    body: t.Object({ title: title(), content: content() }),
+  })
+  .patch(
+    "/saved_snippets/:saved_snippet_id",
+    ({ user, params, body }) => {
+      editSavedSnippet(user, params.saved_snippet_id, body);
+      return success();
+    },
+    { auth: true, params: SnippetIdParams, body: t.Object({ title: t.Optional(title()), content: t.Optional(content()) }) },
+  )
+  .delete(
+    "/saved_snippets/:saved_snippet_id",
+    ({ user, params }) => {
+      removeSavedSnippet(user, params.saved_snippet_id);
+      return success();
+    },
+    { auth: true, params: SnippetIdParams, body: t.Object({}) },
+  );
