@@ -14,6 +14,7 @@ import {
   recordUnsubscribed,
   stateOf,
   unreadCapableRecipientIds,
+  unreadInChannels,
   type UserChannel,
   writeBits,
 } from "../db/messageState";
@@ -139,12 +140,7 @@ export function markTopicAsRead(user: User, channelId: number, topicName: string
  * marks the channels read, telling each user which of their messages that changed.
  */
 export function markLeftChannelsRead(tx: Tx, pairs: UserChannel[]) {
-  const unreadByUser = new Map<number, number[]>();
-  for (const userId of new Set(pairs.map((pair) => pair.userId))) {
-    const channelIds = pairs.filter((pair) => pair.userId === userId).map((pair) => pair.channelId);
-    const inLeft = sql`m.channel_id IN (${sql.join(channelIds.map((id) => sql`${id}`), sql`, `)})`;
-    unreadByUser.set(userId, listUnread(tx, userId, { where: inLeft }).map((row) => row.id));
-  }
+  const unreadByUser = unreadInChannels(tx, pairs);
   recordUnsubscribed(tx, pairs);
-  for (const [userId, unread] of unreadByUser) if (unread.length > 0) emitFlagChange(tx, userId, "add", "read", unread.reverse());
+  for (const [userId, unread] of unreadByUser) emitFlagChange(tx, userId, "add", "read", unread);
 }

@@ -47,6 +47,10 @@ export interface UserChannel {
   channelId: number;
 }
 
+// Reads on the history path are SQL templates rather than the query builder, which costs
+// more to build than these indexed lookups take to run; lists travel as one JSON parameter.
+const jsonList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
 /** The newest message ID, or 0 before the first message. */
 export function maxMessageId(db: Reader): number {
   return db.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)[0]?.id ?? 0;
@@ -54,48 +58,69 @@ export function maxMessageId(db: Reader): number {
 
 export function channelRecipientIds(db: Reader, channelIds: number[]): Map<number, number> {
   if (channelIds.length === 0) return new Map();
-  const rows = db.select({ id: recipients.id, channelId: recipients.channelId }).from(recipients).where(inArray(recipients.channelId, channelIds)).all();
-  return new Map(rows.map((row) => [row.channelId!, row.id]));
+  const rows = db.all<{ id: number; channel_id: number }>(sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${jsonList(channelIds)}`);
+  return new Map(rows.map((row) => [row.channel_id, row.id]));
 }
 
 // ---- Subscription periods and read marks ----
+// Joining and leaving can concern many thousands of pairs in one call, so these are
+// set-based statements over the pairs passed as one JSON parameter.
+
+const pairsJson = (pairs: UserChannel[]) => JSON.stringify(pairs.map(({ userId, channelId }) => [userId, channelId]));
+/** The pairs as rows (user_id, channel_id). */
+const pairRows = (pairs: UserChannel[]) =>
+  sql`(SELECT json_extract(value, '$[0]') AS user_id, json_extract(value, '$[1]') AS channel_id FROM json_each(${pairsJson(pairs)}))`;
+/** The pairs with their channels' recipients (channels without one have no messages yet). */
+const pairRecipients = (pairs: UserChannel[]) =>
+  sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p JOIN recipients r ON r.channel_id = p.channel_id)`;
+
+/** Puts each pair's read mark at `upTo` at least; a mark never moves down. */
+function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {
+  db.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
+    SELECT user_id, recipient_id, ${upTo} FROM ${pairRecipients(pairs)} WHERE true
+    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
+}
 
 /** Opens a period for each pair and puts its read mark at the newest message. */
 export function recordSubscribed(db: Reader, pairs: UserChannel[]) {
+  if (pairs.length === 0) return;
   const newest = maxMessageId(db);
-  for (const { userId, channelId } of pairs) {
-    db.insert(subscriptionPeriods)
-      .values({ userId, channelId, startsAfter: newest, endsAt: null })
-      // Left and rejoined with no message in between: the same period goes on.
-      .onConflictDoUpdate({ target: [subscriptionPeriods.userId, subscriptionPeriods.channelId, subscriptionPeriods.startsAfter], set: { endsAt: null } })
-      .run();
-  }
+  // Left and rejoined with no message in between: the same period goes on.
+  db.run(sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
+    SELECT user_id, channel_id, ${newest}, NULL FROM ${pairRows(pairs)} WHERE true
+    ON CONFLICT (user_id, channel_id, starts_after) DO UPDATE SET ends_at = NULL`);
   raiseChannelMarks(db, pairs, newest);
 }
 
 /** Closes each pair's period and marks the channel read, hand-set unread marks included. */
 export function recordUnsubscribed(db: Reader, pairs: UserChannel[]) {
+  if (pairs.length === 0) return;
   const newest = maxMessageId(db);
-  for (const { userId, channelId } of pairs) {
-    db.update(subscriptionPeriods)
-      .set({ endsAt: newest })
-      .where(and(eq(subscriptionPeriods.userId, userId), eq(subscriptionPeriods.channelId, channelId), isNull(subscriptionPeriods.endsAt)))
-      .run();
-  }
-  for (const { userId, recipientId } of raiseChannelMarks(db, pairs, newest)) {
-    clearBits(db, userId, Flag.READ | Flag.UNREAD, eq(messageFlags.recipientId, recipientId));
-  }
+  db.run(sql`UPDATE subscription_periods SET ends_at = ${newest}
+    WHERE ends_at IS NULL AND (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows(pairs)})`);
+  raiseChannelMarks(db, pairs, newest);
+  const bits = Flag.READ | Flag.UNREAD;
+  db.run(sql`UPDATE message_flags SET flags = flags & ${~bits}
+    WHERE (flags & ${bits}) != 0 AND (user_id, recipient_id) IN (SELECT user_id, recipient_id FROM ${pairRecipients(pairs)})`);
+  db.run(sql`DELETE FROM message_flags WHERE flags = 0 AND user_id IN (SELECT user_id FROM ${pairRows(pairs)})`);
 }
 
-/** Raises the marks of channels that have a recipient (only those can have messages). */
-function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number): Array<{ userId: number; recipientId: number }> {
-  const recipientOf = channelRecipientIds(db, [...new Set(pairs.map((pair) => pair.channelId))]);
-  const raised = pairs.flatMap(({ userId, channelId }) => {
-    const recipientId = recipientOf.get(channelId);
-    return recipientId === undefined ? [] : [{ userId, recipientId }];
-  });
-  for (const { userId, recipientId } of raised) raiseMark(db, userId, recipientId, upTo);
-  return raised;
+/** Per user, their unread messages in the channels of the pairs (what leaving them marks read). */
+export function unreadInChannels(db: Reader, pairs: UserChannel[]): Map<number, number[]> {
+  const result = new Map<number, number[]>();
+  if (pairs.length === 0) return result;
+  const rows = db.all<{ user_id: number; id: number }>(sql`
+    SELECT c.user_id, m.id FROM ${pairRecipients(pairs)} c
+      JOIN messages m ON m.recipient_id = c.recipient_id
+        AND m.id > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = c.user_id AND recipient_id = c.recipient_id), 0)
+      WHERE m.id NOT IN (SELECT message_id FROM message_flags WHERE user_id = c.user_id AND recipient_id = c.recipient_id AND (flags & ${Flag.READ}) != 0)
+    UNION
+    SELECT f.user_id, f.message_id FROM ${pairRecipients(pairs)} c
+      JOIN message_flags f ON f.user_id = c.user_id AND f.recipient_id = c.recipient_id
+      WHERE (f.flags & ${Flag.UNREAD}) != 0 AND (f.flags & ${Flag.READ}) = 0
+    ORDER BY 1, 2`);
+  for (const row of rows) (result.get(row.user_id) ?? result.set(row.user_id, []).get(row.user_id)!).push(row.id);
+  return result;
 }
 
 /** Moves a read mark up to `upTo`; a mark never moves down. */
@@ -105,10 +130,6 @@ export function raiseMark(db: Reader, userId: number, recipientId: number, upTo:
     .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } })
     .run();
 }
-
-// Reads on the history path are SQL templates rather than the query builder, which costs
-// more to build than these indexed lookups take to run; lists travel as one JSON parameter.
-const jsonList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 export function marksOf(db: Reader, userId: number, recipientIds: number[]): Map<number, number> {
   if (recipientIds.length === 0) return new Map();
