@@ -1,7 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { ChannelAudience } from "../access/channels";
+import { userGroupAudience } from "../access/userGroups";
+import { splitAudienceByAccess } from "../access/userAccess";
 import { accessBot, accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
 import { activeChannelIdsOfUser, activeSubscriberIds, findChannelById, type Channel } from "../db/channels";
+import { userGroupMembers, userGroups } from "../db/groups";
 import { enqueueOutbox } from "../db/outbox";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
@@ -31,12 +34,31 @@ function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_
   emitPeerEvents(tx, op, byChannel, activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
 }
 
+/**
+ * Group member lists leave deactivated users out too. Clients that see the user drop them
+ * from every group on the realm_user event; the rest are told group by group, and on return
+ * everyone is (reference: user_group add_members/remove_members, feature level 303).
+ */
+function announceGroupMembership(tx: Tx, account: User, isActive: boolean) {
+  const groupIds = tx
+    .select({ id: userGroups.id })
+    .from(userGroupMembers)
+    .innerJoin(userGroups, eq(userGroups.id, userGroupMembers.groupId))
+    .where(and(eq(userGroupMembers.userId, account.id), isNotNull(userGroups.name)))
+    .all()
+    .map((row) => row.id);
+  const audience = isActive ? userGroupAudience(tx) : splitAudienceByAccess(tx, account, getRealm(tx)).notSeeing.map((viewer) => viewer.id);
+  if (audience.length === 0) return;
+  for (const groupId of groupIds) tx.emit({ type: "user_group", op: isActive ? "add_members" : "remove_members", group_id: groupId, user_ids: [account.id] }, audience);
+}
+
 function setActive(tx: Tx, account: User, isActive: boolean) {
   tx.update(users).set({ isActive }).where(eq(users.id, account.id)).run();
   const changed = { ...account, isActive };
   // The reference sends the subscriber change before the realm_user event.
   announceSubscriberChange(tx, changed, isActive ? "peer_add" : "peer_remove");
   tx.emit({ type: "realm_user", op: "update", person: { user_id: account.id, is_active: isActive } }, usersWhoCanSee(tx, changed));
+  announceGroupMembership(tx, changed, isActive);
   if (account.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: account.id, is_active: isActive } }, botAdministratorIds(tx, changed));
 }
 
@@ -49,7 +71,7 @@ function deactivateWithBots(tx: Tx, account: User): number[] {
 }
 
 /** Queues end only once the deactivation is committed: a rollback must leave them working. */
-function endSessions(accountIds: number[]) {
+function endEventQueues(accountIds: number[]) {
   for (const id of accountIds) dropQueuesOfUser(id);
 }
 
@@ -83,7 +105,7 @@ export function deactivateUser(actor: User, userId: number, notificationComment:
     if (comment !== undefined) queueNotificationEmail(tx, target, comment);
     return accounts;
   });
-  endSessions(deactivated);
+  endEventQueues(deactivated);
 }
 
 /** DELETE /users/me: anyone may leave, except the last owner and the last person. */
@@ -95,7 +117,7 @@ export function deactivateOwnAccount(actor: User) {
     checkNotLastOwner(tx, self, { entity: "organization owner", is_last_owner: true });
     return deactivateWithBots(tx, self);
   });
-  endSessions(deactivated);
+  endEventQueues(deactivated);
 }
 
 /** DELETE /bots/{bot_id}: the bot's owner or an administrator. */
@@ -105,7 +127,7 @@ export function deactivateBot(actor: User, botId: number) {
     if (!bot.isActive) throw badRequest("This bot is already deactivated.");
     return deactivateWithBots(tx, bot);
   });
-  endSessions(deactivated);
+  endEventQueues(deactivated);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
 import { activeChannelIdsOfUser, channels } from "./channels";
-import { Flag, type Message, messageFlags, readMarks, recipients } from "./messages";
+import { Flag, type Message, messageFlags, readMarks } from "./messages";
 import type { Reader } from "./types";
 import { users } from "./users";
 
@@ -70,9 +70,12 @@ const pairsJson = (pairs: UserChannel[]) => JSON.stringify(pairs.map(({ userId, 
 /** The pairs as rows (user_id, channel_id). */
 const pairRows = (pairs: UserChannel[]) =>
   sql`(SELECT json_extract(value, '$[0]') AS user_id, json_extract(value, '$[1]') AS channel_id FROM json_each(${pairsJson(pairs)}))`;
-/** The pairs with their channels' recipients (channels without one have no messages yet). */
+/**
+ * The pairs with their channels' recipients (channels without one have no messages yet). CROSS
+ * JOIN keeps the pairs the outer loop, each finding its recipient by index.
+ */
 const pairRecipients = (pairs: UserChannel[]) =>
-  sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p JOIN recipients r ON r.channel_id = p.channel_id)`;
+  sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p CROSS JOIN recipients r ON r.channel_id = p.channel_id)`;
 
 /** Puts each pair's read mark at `upTo` at least; a mark never moves down. */
 function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, min, type SQL, sql } from "drizzle-orm";
+import { and, asc, inArray, min, type SQL, sql } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { realmLinkifiers } from "../db/linkifiers";
 import { type Message, messages } from "../db/messages";

@@ -65,9 +65,12 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
       const condition = builder.condition(term);
       return term.negated ? not(condition) : condition;
     });
-  const received = receivedSql(context.viewer.user.id);
   const base =
-    scope === "readable" ? readableSql(db, context.viewer) : scope === "auto" && includesHistory(db, context, terms) ? EVERYTHING : received;
+    scope === "readable"
+      ? readableSql(db, context.viewer)
+      : scope === "auto" && includesHistory(db, context, terms)
+        ? EVERYTHING
+        : receivedSql(context.viewer.user.id);
   const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   // A search without a single word (only punctuation) matches nothing.
   if (search && isEmptySearch(search)) conditions.push(NOTHING);
@@ -80,7 +83,7 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
   };
 }
 
-/** The messages of `ids` matching an FTS5 expression, as a condition on `messages`. */
+/** Messages matching an FTS5 expression, as a condition on `messages`. */
 export const matchesSql = (match: string) => sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match})`;
 
 /** The whole narrow as one condition on `messages`. */

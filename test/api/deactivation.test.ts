@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, queryServer, subscribe, uniqueName } from "../helpers/channels";
 import { createPerson, expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { channelMessage, sendOk } from "../helpers/sending";
-import { SEED_TIMEOUT_MS, pending, pendingOf, register } from "../events/support";
+import { SEED_TIMEOUT_MS, pending, pendingOf, register, setRealmSettings, systemGroupId } from "../events/support";
 
 let org: Org;
 let counter = 0;
@@ -121,6 +121,37 @@ describe("DELETE /users/{user_id}", () => {
   });
 });
 
+describe("group member lists follow deactivation (register leaves deactivated users out)", () => {
+  test("those who see the user drop them on realm_user, a guest who cannot gets remove_members; on return everyone gets add_members", async () => {
+    const leaver = await freshMember();
+    setRealmSettings(org.server, { can_access_all_users_group: systemGroupId(org.server, "role:members") });
+    try {
+      const watchers = [org.member, org.guest];
+      const groupsOf = async (person: Person) => (await register(person, { fetch_event_types: ["realm_user_groups"] })) as State;
+      const before = await Promise.all(watchers.map(groupsOf));
+      ok(await org.admin.api.delete(`/users/${leaver.id}`));
+      const guestEvents = await pendingOf(org.guest, before[1].queue_id, ["realm_user", "user_group"]);
+      expect(guestEvents.filter((event) => event.type === "realm_user")).toEqual([]);
+      expect(guestEvents.length).toBeGreaterThan(0);
+      for (const event of guestEvents) expect(event).toMatchObject({ type: "user_group", op: "remove_members", user_ids: [leaver.id] });
+      const afterLeaving = await Promise.all(watchers.map(groupsOf));
+      for (const [index, person] of watchers.entries()) {
+        const events = await pendingOf(person, before[index].queue_id, ["realm_user", "user_group"]);
+        expect(replayGroups(before[index].realm_user_groups, events)).toEqual(afterLeaving[index].realm_user_groups);
+      }
+      ok(await org.admin.api.post(`/users/${leaver.id}/reactivate`));
+      for (const [index, person] of watchers.entries()) {
+        const events = await pendingOf(person, afterLeaving[index].queue_id, ["realm_user", "user_group"]);
+        const fresh = (await groupsOf(person)).realm_user_groups;
+        expect(fresh.some((group: State) => group.members.includes(leaver.id))).toBe(true);
+        expect(replayGroups(afterLeaving[index].realm_user_groups, events)).toEqual(fresh);
+      }
+    } finally {
+      setRealmSettings(org.server, { can_access_all_users_group: systemGroupId(org.server, "role:everyone") });
+    }
+  });
+});
+
 describe("DELETE /users/{user_id}: refusals change nothing", () => {
   for (const role of ["moderator", "member", "guest", "bot"] as const) {
     test(`a ${role} is refused with BAD_REQUEST, nobody is told`, async () => {
@@ -135,11 +166,12 @@ describe("DELETE /users/{user_id}: refusals change nothing", () => {
     });
   }
 
-  test("the only organization owner cannot be deactivated, even by themselves", async () => {
-    const response = await org.owner.api.delete(`/users/${org.owner.id}`);
+  test("the only organization owner cannot be deactivated, even by themselves, and no e-mail is queued", async () => {
+    const response = await org.owner.api.delete(`/users/${org.owner.id}`, { deactivation_notification_comment: "Bye" });
     expectError(response, "BAD_REQUEST", 400);
     expect(response.body.msg).toBe("Cannot deactivate the only organization owner");
     expect(await isActive(org.owner.id)).toBe(true);
+    expect(outboxRows(org.owner.id)).toEqual([]);
   });
 
   test("an administrator cannot deactivate an owner", async () => {
@@ -268,6 +300,21 @@ describe("DELETE /users/me", () => {
 });
 
 type State = Record<string, any>;
+
+/** A client's handling of group membership: deactivated users leave every group; member events apply as given. */
+function replayGroups(groups: State[], events: State[]) {
+  const next: State[] = structuredClone(groups);
+  for (const event of events) {
+    if (event.type === "realm_user" && event.person.is_active === false) {
+      for (const group of next) group.members = group.members.filter((id: number) => id !== event.person.user_id);
+    }
+    if (event.type !== "user_group") continue;
+    const group = next.find((each) => each.id === event.group_id)!;
+    if (event.op === "add_members") group.members = [...new Set([...group.members, ...event.user_ids])].sort((a, b) => a - b);
+    if (event.op === "remove_members") group.members = group.members.filter((id: number) => !event.user_ids.includes(id));
+  }
+  return next;
+}
 
 /** The user lists of a snapshot, by ID: what realm_user activity events keep current. */
 function userLists(state: State) {

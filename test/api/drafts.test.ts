@@ -166,6 +166,27 @@ describe("PATCH /drafts/{draft_id} and DELETE /drafts/{draft_id}", () => {
   });
 });
 
+describe("drafts events", () => {
+  test("replaying add, update and remove on register's drafts gives the fresh drafts", async () => {
+    const person = await createPerson(org.owner, org.anon, "Rita Replay");
+    const [kept, edited, removed] = await createDrafts(person, [channelDraft("kept", { timestamp: 10 }), channelDraft("to edit", { timestamp: 20 }), channelDraft("to remove", { timestamp: 30 })]);
+    const before = await register(person, { fetch_event_types: ["drafts"] });
+    await createDrafts(person, [{ type: "", to: [], topic: "", content: "new one", timestamp: 40 }]);
+    ok(await person.api.patch(`/drafts/${edited}`, { draft: channelDraft("edited", { timestamp: 50 }) }));
+    ok(await person.api.delete(`/drafts/${removed}`));
+    let drafts: Array<Record<string, any>> = structuredClone(before.drafts);
+    for (const event of await pendingOf(person, before.queue_id, ["drafts"])) {
+      if (event.op === "add") drafts.push(...event.drafts);
+      if (event.op === "update") drafts = drafts.map((draft) => (draft.id === event.draft.id ? event.draft : draft));
+      if (event.op === "remove") drafts = drafts.filter((draft) => draft.id !== event.draft_id);
+    }
+    drafts.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+    const fresh = (await register(person, { fetch_event_types: ["drafts"] })).drafts;
+    expect(drafts).toEqual(fresh);
+    expect(fresh.map((draft: { id: number }) => draft.id)).toContain(kept);
+  });
+});
+
 describe("enable_drafts_synchronization (spec 2.11)", () => {
   test("turning it off deletes the user's server-side drafts with no event, and only theirs", async () => {
     const person = await createPerson(org.owner, org.anon, "Sam Syncer");

@@ -131,6 +131,20 @@ describe("PATCH /realm/user_settings_defaults", () => {
   });
 });
 
+describe("PATCH /settings", () => {
+  test("takes every setting of spec 2.11 for the user's own account, each announced", async () => {
+    const person = await createPerson(org.owner, org.anon, "Ella Everything");
+    const before = await settingsOf(person);
+    const queueId = await queueOf(person);
+    const response = ok(await person.api.patch("/settings", SPEC_SETTINGS));
+    expect(response.ignored_parameters_unsupported).toBeUndefined();
+    expect(await settingsOf(person)).toMatchObject(SPEC_SETTINGS);
+    const changed = Object.keys(SPEC_SETTINGS).filter((name) => before[name] !== SPEC_SETTINGS[name]);
+    const announced = (await pendingOf(person, queueId, ["user_settings"])).map((event) => event.property);
+    expect(announced.sort()).toEqual(changed.sort());
+  });
+});
+
 describe("PATCH /realm/user_settings_defaults: changes only new users", () => {
   test("existing users keep their settings; a user created afterwards starts from the new defaults", async () => {
     ok(await org.admin.api.patch(ENDPOINT, { emojiset: "google", color_scheme: 1 }));

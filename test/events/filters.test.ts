@@ -143,8 +143,11 @@ describe("message events", () => {
 
   test("local_id goes only to the queue that sent the message", () => {
     const options: DeliveryOptions = { localEcho: { queueId: "q1", localId: "12.01" } };
-    expect(deliver(channelMessage(), spec(), options)[0].local_id).toBe("12.01");
-    expect(deliver(channelMessage(), spec(), options, { queueId: "q2" })[0].local_id).toBeUndefined();
+    const sender = { userId: 9 };
+    expect(deliver(channelMessage(), spec(), options, sender)[0].local_id).toBe("12.01");
+    expect(deliver(channelMessage(), spec(), options, { ...sender, queueId: "q2" })[0].local_id).toBeUndefined();
+    // A queue ID naming someone else's queue echoes nothing to it.
+    expect(deliver(channelMessage(), spec(), options, { userId: 7 })[0].local_id).toBeUndefined();
   });
 
   test("the shared event is never modified", () => {
