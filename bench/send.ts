@@ -5,7 +5,7 @@
  * its ID, both measured by wrk the same way in one run. Prints messages per second for both and
  * Parley's share of the bare figure (target: at least 0.3).
  *
- *   bun bench/send.ts [--duration 10] [--warmup 2] [--connections 64] [--threads 2]
+ *   bun bench/send.ts [--duration 10] [--warmup 2] [--connections 64] [--threads 2] [--without-queues]
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,6 +33,8 @@ const { values: options } = parseArgs({
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "64" },
     threads: { type: "string", default: "2" },
+    /** Leave out the 50 live queues, to see what delivering to them costs. */
+    "without-queues": { type: "boolean", default: false },
   },
 });
 
@@ -198,10 +200,10 @@ try {
   const parley = await startParley(dataDir);
   try {
     console.log(`wrk: ${options.connections} keep-alive connections, ${options.threads} threads, ${options.warmup} s warm-up + ${options.duration} s per target`);
-    console.log(`Parley: channel of ${SUBSCRIBERS} subscribers, each with a live long-polling event queue`);
+    console.log(`Parley: channel of ${SUBSCRIBERS} subscribers${options["without-queues"] ? ", no event queues" : ", each with a live long-polling event queue"}`);
     // The bare server runs in this process, which does nothing else meanwhile.
     const bareResult = await measure(bare.url, null, dataDir, process.pid);
-    const pollers = process.env.NOPOLL ? startPollers(parley.url, []) : startPollers(parley.url, people);
+    const pollers = startPollers(parley.url, options["without-queues"] ? [] : people);
     await Bun.sleep(500);
     const parleyResult = await measure(`${parley.url}/api/v1/messages`, basic(people[0]), dataDir, parley.pid);
     await pollers.stop();
@@ -209,8 +211,8 @@ try {
 
     const ratio = parleyResult.requestsPerSecond / bareResult.requestsPerSecond;
     const row = (name: string, result: Measurement) =>
-      `${name.padEnd(40)}${Math.round(result.requestsPerSecond).toLocaleString("en").padStart(10)}${result.latency.p50.padStart(10)}${result.latency.p99.padStart(10)}${`${Math.round(result.cpuMicrosPerRequest)} µs`.padStart(14)}`;
-    console.log(`\n${"target".padEnd(40)}${"msg/s".padStart(10)}${"p50".padStart(10)}${"p99".padStart(10)}${"server CPU/msg".padStart(14)}`);
+      `${name.padEnd(40)}${Math.round(result.requestsPerSecond).toLocaleString("en").padStart(10)}${result.latency.p50.padStart(10)}${result.latency.p99.padStart(10)}${`${Math.round(result.cpuMicrosPerRequest)} µs`.padStart(16)}`;
+    console.log(`\n${"target".padEnd(40)}${"msg/s".padStart(10)}${"p50".padStart(10)}${"p99".padStart(10)}${"server CPU/msg".padStart(16)}`);
     console.log(row("bare Bun.serve + bun:sqlite insert", bareResult));
     console.log(row(`Parley POST /messages (${SUBSCRIBERS} subscribers)`, parleyResult));
     console.log(`\n${stored.n.toLocaleString("en")} messages stored; ${pollers.delivered().toLocaleString("en")} message events delivered to the ${SUBSCRIBERS} long-polling clients`);

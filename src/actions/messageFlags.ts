@@ -8,12 +8,12 @@ import {
   clearBits,
   isRead,
   listUnread,
+  markEverythingRead,
   maxMessageId,
   type MessageKey,
   raiseMark,
   recordUnsubscribed,
   stateOf,
-  unreadCapableRecipientIds,
   unreadInChannels,
   type UserChannel,
   writeBits,
@@ -23,7 +23,7 @@ import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { NO_TOPIC } from "../messages/content";
+import { requestedTopicKey } from "../messages/narrowQuery";
 import { unreadDetails } from "../messages/unread";
 import { accessibleMessages, lazyChannelViewer } from "../messages/visibility";
 
@@ -41,7 +41,7 @@ const DERIVED = new Set(["mentioned", "stream_wildcard_mentioned", "topic_wildca
 
 export function checkFlagChange(operation: string, flag: string): { operation: FlagOperation; flag: string } {
   if (DERIVED.has(flag)) throw badRequest(`Flag not editable: '${flag}'`);
-  if (!(flag in EDITABLE)) throw badRequest(`Invalid flag: '${flag}'`);
+  if (!Object.hasOwn(EDITABLE, flag)) throw badRequest(`Invalid flag: '${flag}'`);
   if (operation !== "add" && operation !== "remove") throw badRequest(`Invalid message flag operation: '${operation}'`);
   return { operation, flag };
 }
@@ -101,9 +101,7 @@ export function updateMessageFlags(user: User, messageIds: number[], operation: 
 export function markAllAsRead(user: User) {
   write((tx) => {
     const unread = listUnread(tx, user.id).map((row) => row.id);
-    const newest = maxMessageId(tx);
-    for (const recipientId of unreadCapableRecipientIds(tx, user.id)) raiseMark(tx, user.id, recipientId, newest);
-    clearBits(tx, user.id, Flag.READ | Flag.UNREAD);
+    markEverythingRead(tx, user.id, maxMessageId(tx));
     if (unread.length > 0) emitFlagChange(tx, user.id, "add", "read", unread.reverse());
   });
 }
@@ -126,8 +124,7 @@ export function markChannelAsRead(user: User, channelId: number) {
 export function markTopicAsRead(user: User, channelId: number, topicName: string) {
   write((tx) => {
     const { channel } = accessChannel(tx, user, channelId, "content");
-    const trimmed = topicName.trim();
-    const topicKey = trimmed === NO_TOPIC || trimmed === getRealm(tx).settings.empty_topic_display_name ? "" : trimmed.toLowerCase();
+    const topicKey = requestedTopicKey(topicName, getRealm(tx).settings.empty_topic_display_name);
     const exists = tx.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channel.id} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
     if (!exists) throw badRequest(`No such topic '${topicName}'`);
     const unread = listUnread(tx, user.id, { where: and(sql`m.channel_id = ${channel.id}`, sql`m.topic_key = ${topicKey}`) });

@@ -310,12 +310,12 @@ export function starredIds(db: Reader, userId: number): number[] {
     .map((row) => row.id);
 }
 
-/** Conversations the user can have unread messages in: their DMs and subscribed channels. */
-export function unreadCapableRecipientIds(db: Reader, userId: number): number[] {
-  return db
-    .all<{ rid: number }>(sql`
-      SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
-      UNION
-      SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1`)
-    .map((row) => row.rid);
+/** Marks everything read: every conversation the user can have unread messages in, up to `upTo`. */
+export function markEverythingRead(db: Reader, userId: number, upTo: number) {
+  db.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
+    SELECT ${userId}, recipient_id, ${upTo} FROM recipient_users WHERE user_id = ${userId}
+    UNION
+    SELECT ${userId}, r.id, ${upTo} FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
+    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
+  clearBits(db, userId, Flag.READ | Flag.UNREAD);
 }

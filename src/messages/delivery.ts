@@ -37,10 +37,11 @@ interface Copy {
   userIds: number[];
 }
 
-/** Recipients grouped by which of the shown users' addresses they may see. */
-function copiesByEmailVisibility(tx: Tx, sent: SentMessage, shown: User[]): Map<string, Copy> {
-  const restricted = shown.filter((user) => !hasPublicEmail(user));
-  const keyOf = (viewer: Viewer) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
+/** Which of the restricted addresses a viewer may see, as a key: viewers with equal keys share a copy. */
+const visibilityKey = (viewer: Viewer, restricted: User[]) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
+
+/** Recipients grouped by which of the restricted addresses they may see. */
+function copiesByEmailVisibility(tx: Tx, sent: SentMessage, restricted: User[]): Map<string, Copy> {
   const copies = new Map<string, Copy>();
   if (restricted.length === 0) {
     copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
@@ -48,7 +49,7 @@ function copiesByEmailVisibility(tx: Tx, sent: SentMessage, shown: User[]): Map<
   }
   const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, sent.recipientIds)).all();
   for (const viewer of viewers) {
-    const key = keyOf(viewer);
+    const key = visibilityKey(viewer, restricted);
     const copy = copies.get(key);
     if (copy) copy.userIds.push(viewer.id);
     else copies.set(key, { viewer, userIds: [viewer.id] });
@@ -64,10 +65,12 @@ export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {
     sender,
     recipient: isChannel ? { channelName: destination.channel.name } : { users: destination.participants },
   };
+  // The users whose addresses the message shows, and of those the ones not shown to everyone.
   const shown = isChannel ? [sender] : [sender, ...destination.participants.filter((user) => user.id !== sender.id)];
-  const copies = copiesByEmailVisibility(tx, sent, shown);
+  const restricted = shown.filter((user) => !hasPublicEmail(user));
+  const copies = copiesByEmailVisibility(tx, sent, restricted);
   const publicChannel = isChannel && !destination.channel.inviteOnly;
-  const outsiderKey = shown.filter((user) => !hasPublicEmail(user)).map((user) => (canSeeDeliveryEmail(OUTSIDER, user) ? "1" : "0")).join("");
+  const outsiderKey = visibilityKey(OUTSIDER, restricted);
   if (publicChannel && !copies.has(outsiderKey)) copies.set(outsiderKey, { viewer: OUTSIDER, userIds: [] });
 
   const options: DeliveryOptions = { flagsByUser: sent.flagsByUser, localEcho: sent.localEcho };

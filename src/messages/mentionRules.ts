@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { findGroupById, isUserInGroup, recursiveMemberIds } from "../db/groups";
 import { Flag, messages } from "../db/messages";
+import { reactions } from "../db/reactions";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
@@ -19,23 +20,21 @@ import type { ChannelDestination, DirectDestination } from "./recipients";
 /** Above this many subscribers (or topic participants) a wildcard mention needs permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
-/** Users who sent a message in a topic, the sender of the new one included. */
+/** A topic's participants (reference: participants_for_topic): who sent or reacted to a message in it, and the new sender. */
 function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Set<number> {
-  const rows = db
-    .selectDistinct({ id: messages.senderId })
-    .from(messages)
-    .where(and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKeyOf(topic))))
-    .all();
-  return new Set([...rows.map((row) => row.id), senderId]);
+  const inTopic = and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKeyOf(topic)));
+  const senders = db.selectDistinct({ id: messages.senderId }).from(messages).where(inTopic).all();
+  const reactors = db.selectDistinct({ id: reactions.userId }).from(reactions).innerJoin(messages, eq(messages.id, reactions.messageId)).where(inTopic).all();
+  return new Set([...senders, ...reactors].map((row) => row.id).concat(senderId));
 }
+
+/** What mention rules need of where a message goes (sending, or editing one already sent). */
+export type MentionScope = Pick<ChannelDestination, "kind" | "channel" | "subscriberIds"> | Pick<DirectDestination, "kind">;
 
 /**
  * Checks the sender's right to the message's mentions and returns the flag bits they give
  * the message's recipients (`recipientIds`). Throws the spec's wildcard errors.
  */
-/** What mention rules need of where a message goes (sending, or editing one already sent). */
-export type MentionScope = Pick<ChannelDestination, "kind" | "channel" | "subscriberIds"> | Pick<DirectDestination, "kind">;
-
 export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: MentionScope, topic: string, recipientIds: readonly number[]): Map<number, number> {
   const bits = new Map<number, number>();
   const recipients = new Set(recipientIds);

@@ -8,8 +8,8 @@ import { badRequest } from "../http/errors";
  * (a channel, a user) is resolved later, against the database (narrowQuery.ts).
  */
 
-export type IsOperand = "dm" | "starred" | "mentioned" | "unread" | "alerted" | "resolved";
-export type HasOperand = "link" | "image" | "attachment";
+export type IsOperand = "dm" | "starred" | "mentioned" | "unread" | "alerted" | "resolved" | "followed" | "muted";
+export type HasOperand = "link" | "image" | "attachment" | "reaction";
 
 /** A user named by ID or by API e-mail address. */
 export type UserRef = number | string;
@@ -47,8 +47,10 @@ const IS_OPERANDS: Record<string, IsOperand> = {
   unread: "unread",
   alerted: "alerted",
   resolved: "resolved",
+  followed: "followed",
+  muted: "muted",
 };
-const HAS_OPERANDS = new Set<string>(["link", "image", "attachment"]);
+const HAS_OPERANDS = new Set<string>(["link", "image", "attachment", "reaction"]);
 const CHANNELS_OPERANDS = new Set<string>(["public", "web-public"]);
 const IN_OPERANDS = new Set<string>(["home", "all"]);
 

@@ -5,7 +5,7 @@ import { findDirectRecipient, Flag, messages } from "../db/messages";
 import { channelRecipientIds, subscriptionPeriods, unreadIdsSql } from "../db/messageState";
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
-import { VisibilityPolicy } from "../db/userTopics";
+import { topicKeyOf, VisibilityPolicy } from "../db/userTopics";
 import { RESOLVED_TOPIC_PREFIX } from "../events/narrow";
 import { isGuest } from "../model/roles";
 import { userIdOfStandInEmail } from "../shapes/users";
@@ -83,6 +83,12 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
   };
 }
 
+/** A topic a client names, as stored: "(no topic)" and the empty topic's display name mean "". */
+export function requestedTopicKey(topic: string, emptyTopicDisplayName: string): string {
+  const trimmed = topic.trim();
+  return trimmed === NO_TOPIC || trimmed === emptyTopicDisplayName ? "" : topicKeyOf(trimmed);
+}
+
 /** Messages matching an FTS5 expression, as a condition on `messages`. */
 export const matchesSql = (match: string) => sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match})`;
 
@@ -91,7 +97,7 @@ export const matching = (query: Pick<NarrowQuery, "where" | "match">): SQL => (q
 
 /** The reference's ok_to_include_history. */
 function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
-  if (terms.some((term) => term.operator === "is" && term.operand !== "resolved")) return false;
+  if (terms.some((term) => term.operator === "is" && term.operand !== "resolved" && term.operand !== "followed")) return false;
   return terms.some((term) => {
     if (term.negated) return false;
     if (term.operator === "channel") return canReadHistory(context.viewer, resolveChannel(db, context, term.operand));
@@ -163,7 +169,7 @@ class TermBuilder {
           inArray(messages.channelId, this.db.select({ id: channels.id }).from(channels).where(term.operand === "public" ? eq(channels.inviteOnly, false) : eq(channels.isWebPublic, true))),
         )!;
       case "topic":
-        return and(isNotNull(messages.channelId), eq(messages.topicKey, this.topicKey(term.operand)))!;
+        return and(isNotNull(messages.channelId), eq(messages.topicKey, requestedTopicKey(term.operand, this.context.emptyTopicDisplayName)))!;
       case "sender":
         return eq(messages.senderId, this.resolveUser(term.operand).id);
       case "dm":
@@ -175,6 +181,7 @@ class TermBuilder {
       case "is":
         return this.isCondition(term.operand);
       case "has":
+        if (term.operand === "reaction") return sql`EXISTS (SELECT 1 FROM reactions WHERE message_id = ${messages.id})`;
         return eq({ link: messages.hasLink, image: messages.hasImage, attachment: messages.hasAttachment }[term.operand], true);
       case "in":
         return term.operand === "home" ? not(this.muted()) : EVERYTHING;
@@ -198,11 +205,6 @@ class TermBuilder {
     return recipientId === undefined || this.hasTopic ? byChannel : and(byChannel, eq(messages.recipientId, recipientId))!;
   }
 
-  /** "(no topic)" and the organization's name for the empty topic both mean "". */
-  private topicKey(topic: string): string {
-    const trimmed = topic.trim();
-    return trimmed === NO_TOPIC || trimmed === this.context.emptyTopicDisplayName ? "" : trimmed.toLowerCase();
-  }
 
   private resolveUser(ref: UserRef): User {
     const user = typeof ref === "number" ? findUserById(this.db, ref) : this.userByEmail(ref);
@@ -242,12 +244,21 @@ class TermBuilder {
         return sql`${messages.id} IN (${unreadIdsSql(this.userId)})`;
       case "resolved":
         return and(isNotNull(messages.channelId), sql`substr(${messages.topic}, 1, ${RESOLVED_TOPIC_PREFIX.length}) = ${RESOLVED_TOPIC_PREFIX}`)!;
+      case "followed":
+        return and(isNotNull(messages.channelId), sql`coalesce(${this.topicPolicy()}, 0) = ${VisibilityPolicy.FOLLOWED}`)!;
+      case "muted":
+        return this.muted();
     }
+  }
+
+  /** The user's visibility policy for the message's topic (NULL: none set). */
+  private topicPolicy(): SQL {
+    return sql`(SELECT visibility_policy FROM user_topics WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND topic_key = ${messages.topicKey})`;
   }
 
   /** Muted for the user: a muted topic, or a muted channel unless the topic is unmuted or followed. */
   private muted(): SQL {
-    const policy = sql`(SELECT visibility_policy FROM user_topics WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND topic_key = ${messages.topicKey})`;
+    const policy = this.topicPolicy();
     const channelMuted = sql`EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND is_muted = 1)`;
     return and(
       isNotNull(messages.channelId),

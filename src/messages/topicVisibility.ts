@@ -2,8 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { topicHasMessages } from "../db/sendQueries";
 import type { Tx } from "../db/types";
 import { users, type User } from "../db/users";
-import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
 import { findUserTopic, setUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
+import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
 
 /**
  * Topics that sending a message follows or unmutes automatically, by the users' settings

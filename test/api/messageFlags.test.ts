@@ -99,6 +99,15 @@ describe("read", () => {
     });
   });
 
+  test("the empty topic is listed by its display name unless the client handles it", async () => {
+    ok(await org.member2.api.post("/mark_all_as_read", {}));
+    const id = (await sendOk(org.member, channelMessage(channel, "", "no topic"))).id;
+    const legacy = ok(await org.member2.api.post("/register", { fetch_event_types: ["message", "update_message_flags"] }));
+    expect(legacy.unread_msgs.streams).toEqual([{ stream_id: channelId, topic: "general chat", unread_message_ids: [id] }]);
+    const modern = ok(await org.member2.api.post("/register", { fetch_event_types: ["message", "update_message_flags"], client_capabilities: { empty_topic_name: true } }));
+    expect(modern.unread_msgs.streams).toEqual([{ stream_id: channelId, topic: "", unread_message_ids: [id] }]);
+  });
+
   test("muted channels are left out of the count but listed", async () => {
     ok(await org.member2.api.post("/mark_all_as_read", {}));
     const [id] = await sendMany(1);
@@ -178,6 +187,7 @@ describe("refused flag changes change nothing", () => {
 
   const refusals: Array<[string, () => Record<string, unknown>, RegExp]> = [
     ["an unknown flag", () => ({ messages: [ids[0]], op: "add", flag: "sparkly" }), /^Invalid flag: 'sparkly'$/],
+    ["a flag named like an object property", () => ({ messages: [ids[0]], op: "add", flag: "toString" }), /^Invalid flag: 'toString'$/],
     ["a flag that follows from the message", () => ({ messages: [ids[0]], op: "add", flag: "mentioned" }), /^Flag not editable: 'mentioned'$/],
     ["historical", () => ({ messages: [ids[0]], op: "remove", flag: "historical" }), /^Flag not editable: 'historical'$/],
     ["an unknown operation", () => ({ messages: [ids[0]], op: "toggle", flag: "read" }), /^Invalid message flag operation: 'toggle'$/],
@@ -250,5 +260,8 @@ describe("POST /messages/flags/narrow", () => {
     expectError(await org.member2.api.post("/messages/flags/narrow", { anchor: "newest", num_before: 1, num_after: 0, narrow: [], op: "add", flag: "mentioned" }), "BAD_REQUEST");
     expectError(await org.member2.api.post("/messages/flags/narrow", { anchor: "newest", num_before: 1, num_after: 0, narrow: "[[", op: "add", flag: "read" }), "BAD_REQUEST");
     expectError(await org.member2.api.post("/messages/flags/narrow", { anchor: "nope", num_before: 1, num_after: 0, narrow: [], op: "add", flag: "read" }), "BAD_REQUEST");
+    const huge = await org.member2.api.post("/messages/flags/narrow", { anchor: "newest", num_before: 1, num_after: 0, narrow: `[${'["search","x"],'.repeat(10_000)}]`, op: "add", flag: "read" });
+    expectError(huge, "BAD_REQUEST");
+    expect(huge.body.msg).toMatch(/narrow/);
   });
 });

@@ -98,6 +98,22 @@ describe("a private channel with shared history", () => {
   });
 });
 
+describe("a channel whose history becomes protected", () => {
+  test("each subscriber keeps what they received, and no more", async () => {
+    const name = uniqueName("turning");
+    const channelId = await createChannel(org, org.member, { invite_only: true, history_public_to_subscribers: true }, name);
+    const early = (await sendOk(org.member, channelMessage(name, "t", "early"))).id;
+    await subscribe(org.member, [name], { principals: [org.member2.id] });
+    const late = (await sendOk(org.member, channelMessage(name, "t", "late"))).id;
+    const inTopic = [{ operator: "channel", operand: name }, { operator: "topic", operand: "t" }];
+    expect(await visibleIds(org.member2, inTopic)).toEqual([early, late]);
+    ok(await org.member.api.patch(`/streams/${channelId}`, { history_public_to_subscribers: false }));
+    expect(await visibleIds(org.member2, inTopic)).toEqual([late]);
+    expect(await visibleIds(org.member, inTopic)).toEqual([early, late]);
+    await expectHidden(org.member2, early);
+  });
+});
+
 describe("public channels", () => {
   let name: string;
   let id: number;

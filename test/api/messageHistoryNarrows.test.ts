@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, uniqueName } from "../helpers/channels";
+import { editServerDatabase } from "../helpers/inProcess";
 import { expectError, ok, type Org, type Person, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 
@@ -149,6 +150,28 @@ describe("id, is, has, in", () => {
     expect(names(await find(org.member, [term("channel", channelA), term("has", "link", true)]))).toEqual(["a2", "a3"]);
     expect(names(await find(org.member, [term("has", "image")]))).toEqual([]);
     expect(names(await find(org.member, [term("has", "attachment")]))).toEqual([]);
+  });
+
+  test("has:reaction", async () => {
+    editServerDatabase(org.server, "INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (?, ?, 'smile', '1f604', 'unicode_emoji')", m.a3, org.member2.id);
+    expect(names(await find(org.member, [term("has", "reaction")]))).toEqual(["a3"]);
+    expect(names(await find(org.member, [term("channel", channelA), term("has", "reaction", true)]))).toEqual(["a1", "a2"]);
+  });
+
+  test("is:followed and is:muted follow the user's topic policies", async () => {
+    // No endpoint sets topic policies yet; they are written as that endpoint would store them,
+    // replacing those sending set automatically.
+    editServerDatabase(org.server, "DELETE FROM user_topics WHERE user_id = ?", org.member.id);
+    const policy = (topic: string, value: number) =>
+      editServerDatabase(org.server, "INSERT INTO user_topics (user_id, channel_id, topic_key, topic, visibility_policy, last_updated) VALUES (?, ?, ?, ?, ?, 0)", org.member.id, channelAId, topic.toLowerCase(), topic, value);
+    policy("alpha", 3);
+    policy("Beta", 1);
+    expect(names(await find(org.member, [term("is", "followed")]))).toEqual(["a1"]);
+    expect(names(await find(org.member, [term("is", "muted")]))).toEqual(["a2"]);
+    expect(names(await find(org.member, [term("channel", channelA), term("is", "muted", true)]))).toEqual(["a1", "a3"]);
+    expect(names(await find(org.member2, [term("is", "followed")]))).toEqual([]);
+    expect(names(await find(org.member, [term("in", "home")]))).not.toContain("a2");
+    editServerDatabase(org.server, "DELETE FROM user_topics WHERE user_id = ?", org.member.id);
   });
 
   test("in:home leaves out muted channels; in:all does not", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel, createUserGroup, setRealmSetting, systemGroupId, uniqueName } from "../helpers/channels";
+import { createChannel, createUserGroup, queryServer, setRealmSetting, systemGroupId, uniqueName } from "../helpers/channels";
 import { editServerDatabase } from "../helpers/inProcess";
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, createMembers, directMessage, messageCount, send, sendOk, storedFlags } from "../helpers/sending";
@@ -62,7 +62,7 @@ describe("channels", () => {
     }
   });
 
-  test("can_send_message_group: only its members (and bots of members) post", async () => {
+  test("can_send_message_group: only its members post (a bot only if its owner may)", async () => {
     await sendOk(org.admin, channelMessage(ch.adminsOnly, "announce", "hear ye"));
     await sendOk(org.owner, channelMessage(ch.adminsOnly, "announce", "owners are administrators too"));
     for (const person of [org.member, org.moderator, org.bot, org.member2]) {
@@ -149,8 +149,35 @@ describe("wildcard mentions", () => {
     await sendOk(org.admin, channelMessage(ch.big, "busy topic", "@**topic** admin may"));
   });
 
+  test("people who reacted in a topic count as its participants", async () => {
+    const { id } = await sendOk(org.member, channelMessage(ch.big, "reacted", "react to this"));
+    await sendOk(org.member, channelMessage(ch.big, "reacted", "@**topic** only I have spoken so far"));
+    for (const person of extras) ok(await person.api.post(`/messages/${id}/reactions`, { emoji_name: "+1" }));
+    await expectRefused(send(org.member, channelMessage(ch.big, "reacted", "@**topic** now many are here")), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED");
+  });
+
   test("a topic wildcard in a quiet topic of a big channel is fine", async () => {
     await sendOk(org.member, channelMessage(ch.big, "quiet", "@**topic** anyone?"));
+  });
+});
+
+describe("sends arriving together", () => {
+  test("share a transaction, yet a refused one takes nothing of the others down with it", async () => {
+    const before = messageCount(org.server);
+    const sends = Array.from({ length: 24 }, (_, i) =>
+      i % 3 === 0 ? send(org.member, channelMessage(ch.big, "together", `@**all** ${i}`)) : send(org.member, channelMessage(ch.big, "together", `fine ${i}`)),
+    );
+    const answers = await Promise.all(sends);
+    const refused = answers.filter((_, i) => i % 3 === 0);
+    const accepted = answers.filter((_, i) => i % 3 !== 0);
+    for (const answer of refused) expectError(answer, "STREAM_WILDCARD_MENTION_NOT_ALLOWED");
+    const ids = accepted.map((answer) => ok(answer).id as number);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(messageCount(org.server)).toBe(before + accepted.length);
+    // The refused messages' wildcard flags were rolled back with them.
+    for (const id of ids) expect(storedFlags(org.server, id).size).toBe(0);
+    const flagged = queryServer<{ n: number }>(org.server, "SELECT count(*) AS n FROM message_flags f JOIN messages m ON m.id = f.message_id WHERE m.topic = 'together'");
+    expect(flagged[0].n).toBe(0);
   });
 });
 

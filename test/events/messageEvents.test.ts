@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, uniqueName } from "../helpers/channels";
-import { type Org, type Person, ok, seedOrg } from "../helpers/seed";
+import { type Org, type Person, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk, setUserSetting } from "../helpers/sending";
 import { SEED_TIMEOUT_MS, type Event, type State, pending, register } from "./support";
 

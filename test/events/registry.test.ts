@@ -19,10 +19,10 @@ const spec = (overrides: Partial<QueueSpec> = {}): QueueSpec => ({
   ...overrides,
 });
 
-const message = (id: number) =>
+const message = (id: number, senderId = 1) =>
   ({
     type: "message",
-    message: { id, type: "stream", display_recipient: "Denmark", stream_id: 3, subject: "castle", sender_id: 1, sender_email: "a@example.com", content: "hi" },
+    message: { id, type: "stream", display_recipient: "Denmark", stream_id: 3, subject: "castle", sender_id: senderId, sender_email: "a@example.com", content: "hi" },
   }) as unknown as AnyEvent;
 
 const queued = async (queueId: string, userId: number) => (await fetchEvents(queueId, userId, { dontBlock: true })) as Array<Record<string, any>>;
@@ -50,7 +50,7 @@ describe("publishing a message event", () => {
   test("local_id reaches only the sending client's queue", async () => {
     const sender = createQueue(201, spec());
     const otherTab = createQueue(201, spec());
-    publish([{ event: message(3), userIds: [201], options: { localEcho: { queueId: sender, localId: "3.01" } } }]);
+    publish([{ event: message(3, 201), userIds: [201], options: { localEcho: { queueId: sender, localId: "3.01" } } }]);
     expect((await queued(sender, 201))[0].local_id).toBe("3.01");
     expect("local_id" in (await queued(otherTab, 201))[0]).toBe(false);
   });

@@ -72,6 +72,11 @@ export function applyEvents(state: State, events: Event[]): State {
         if (changes.full_name !== undefined) next.full_name = changes.full_name;
         if (changes.role !== undefined) Object.assign(next, { is_owner: changes.role === 100, is_admin: changes.role <= 200, is_moderator: changes.role <= 300, is_guest: changes.role === 600 });
       }
+      if (changes.is_active !== undefined) {
+        const everyone = [...next.realm_users, ...next.realm_non_active_users];
+        next.realm_users = byId(everyone.filter((user: State) => user.is_active));
+        next.realm_non_active_users = byId(everyone.filter((user: State) => !user.is_active));
+      }
       if (changes.role !== undefined) {
         const user = next.realm_users.find((each: State) => each.user_id === user_id);
         if (user) Object.assign(user, { is_owner: changes.role === 100, is_admin: changes.role <= 200, is_guest: changes.role === 600 });
