@@ -94,14 +94,18 @@ async function startPoller(server: Server, owner: Person, queueId: string, onEve
       data(sock, chunk) {
         if (buffer === "") arrivedAt = performance.now();
         buffer += chunk.toString();
-        const headerEnd = buffer.indexOf("\r\n\r\n");
-        const length = Number(/content-length: (\d+)/i.exec(buffer)?.[1] ?? NaN);
-        if (headerEnd < 0 || Number.isNaN(length) || buffer.length < headerEnd + 4 + length) return;
-        const body = JSON.parse(buffer.slice(headerEnd + 4, headerEnd + 4 + length)) as { events: Array<{ id: number; type: string }> };
-        buffer = "";
-        if (!body.events) throw new Error(`poll failed: ${JSON.stringify(body)}`);
-        if (body.events.some((event) => event.type === "user_settings")) onEvent(arrivedAt);
-        sock.write(request(body.events.at(-1)?.id ?? -1));
+        // Reading the answer waits until every connection's arrival has been noted, so one
+        // client's work does not delay the next one's timestamp.
+        setImmediate(() => {
+          const headerEnd = buffer.indexOf("\r\n\r\n");
+          const length = Number(/content-length: (\d+)/i.exec(buffer)?.[1] ?? NaN);
+          if (headerEnd < 0 || Number.isNaN(length) || buffer.length < headerEnd + 4 + length) return;
+          const body = JSON.parse(buffer.slice(headerEnd + 4, headerEnd + 4 + length)) as { events: Array<{ id: number; type: string }> };
+          buffer = "";
+          if (!body.events) throw new Error(`poll failed: ${JSON.stringify(body)}`);
+          if (body.events.some((event) => event.type === "user_settings")) onEvent(arrivedAt);
+          sock.write(request(body.events.at(-1)?.id ?? -1));
+        });
       },
     },
   });

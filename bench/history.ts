@@ -13,7 +13,7 @@
  * makes a million of them quick to build (the full-text index is filled by its triggers).
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -179,6 +179,18 @@ function milliseconds(text: string): number {
   return Number(match[1]) * { us: 0.001, ms: 1, s: 1000 }[match[2] as "us" | "ms" | "s"];
 }
 
+/**
+ * Linux's CPU pressure (share of the last 60 s in which some task waited for a CPU), printed
+ * with the figures: on a shared machine it says how much of p99 is other people's work.
+ */
+function cpuPressure(): string {
+  try {
+    return `${readFileSync("/proc/pressure/cpu", "utf8").match(/some avg10=[\d.]+ avg60=([\d.]+)/)?.[1] ?? "?"}%`;
+  } catch {
+    return "unknown";
+  }
+}
+
 function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
@@ -251,6 +263,7 @@ try {
   const parley = await startParley(dataDir);
   try {
     console.log(`\n${total.toLocaleString("en")} messages; GET /messages anchor=newest num_before=50; wrk ${options.warmup} s warm-up + ${options.duration} s per row`);
+    console.log(`CPU pressure before: ${cpuPressure()} of the last minute with tasks waiting for a CPU`);
     console.log(`\n${"narrow".padEnd(24)}${"conns".padStart(6)}${"req/s".padStart(9)}${"p50".padStart(10)}${"p99".padStart(10)}`);
     for (const workload of workloads(channelIds)) {
       for (const connections of options.connections!.split(",")) {
@@ -262,7 +275,8 @@ try {
         console.log(`${workload.name.padEnd(24)}${connections.padStart(6)}${Math.round(result.requestsPerSecond).toLocaleString("en").padStart(9)}${result.latency.p50.padStart(10)}${result.latency.p99.padStart(10)}${verdict}`);
       }
     }
-    console.log(`\nTarget: channel + topic p99 under ${TARGET_P99_MS} ms (judged on one connection: with more, p99 adds queueing behind the others).`);
+    console.log(`\nCPU pressure after: ${cpuPressure()}`);
+    console.log(`Target: channel + topic p99 under ${TARGET_P99_MS} ms (judged on one connection: with more, p99 adds queueing behind the others).`);
   } finally {
     await parley.stop();
   }

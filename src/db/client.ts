@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
+import { databaseSwitched } from "./generation";
 import { usePreparedQueriesOn } from "./prepared";
 import * as schema from "./schema";
 
@@ -43,6 +44,7 @@ export function openDatabase(dataDir: string): Db {
   }
   current = { sqlite, db: drizzle({ client: sqlite, schema }) };
   usePreparedQueriesOn(current.db);
+  databaseSwitched();
   return current.db;
 }
 
@@ -81,4 +83,5 @@ export function closeDatabase() {
   current.sqlite.close();
   current = null;
   usePreparedQueriesOn(null);
+  databaseSwitched();
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
 import type { UserSettings } from "../model/userSettings";
+import { untilNextCommit } from "./generation";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
@@ -25,10 +26,15 @@ export const REALM_ID = 1;
 
 const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, REALM_ID)).prepare());
 
-export function findRealm(_db: Reader): Realm | undefined {
+// Every request reads the realm; it changes rarely. Frozen, since callers share one copy.
+const currentRealm = untilNextCommit((): Realm | undefined => {
   const row = realmRow().get() as RealmRow | undefined;
   if (!row) return undefined;
-  return { ...row, settings: { ...REALM_SETTING_DEFAULTS, ...row.settings } };
+  return Object.freeze({ ...row, settings: Object.freeze({ ...REALM_SETTING_DEFAULTS, ...row.settings }) });
+});
+
+export function findRealm(_db: Reader): Realm | undefined {
+  return currentRealm();
 }
 
 /** The realm, for code that runs only once the organization exists. */

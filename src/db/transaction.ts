@@ -1,28 +1,39 @@
 import { publish } from "../events/registry";
 import type { Addressed, AnyEvent, DeliveryOptions } from "../events/types";
 import { database } from "./client";
+import { transactionEnded, transactionStarted } from "./generation";
 import type { Reader, Tx } from "./types";
 
 /**
- * Runs one state change in one IMMEDIATE transaction, then hands the events it emitted to
- * the registry. The callback must be synchronous: with bun:sqlite an async callback would
- * commit before its awaits ran, so slow work (hashing, network) belongs before or after.
+ * Runs one state change in one IMMEDIATE transaction, handing each event it emits to
+ * `collect`. The callback must be synchronous: with bun:sqlite an async callback would commit
+ * before its awaits ran, so slow work (hashing, network) belongs before or after.
  */
+export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addressed) => void): T {
+  transactionStarted();
+  try {
+    return database().transaction(
+      (drizzleTx) => {
+        const tx = Object.assign(drizzleTx, {
+          emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions) {
+            collect({ event, userIds: [...new Set(userIds)], options });
+          },
+        }) as unknown as Tx;
+        const value = change(tx);
+        if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
+        return value;
+      },
+      { behavior: "immediate" },
+    );
+  } finally {
+    transactionEnded();
+  }
+}
+
+/** One state change in one transaction; its events go to the registry after COMMIT. */
 export function write<T>(change: (tx: Tx) => T): T {
   const emitted: Addressed[] = [];
-  const result = database().transaction(
-    (drizzleTx) => {
-      const tx = Object.assign(drizzleTx, {
-        emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions) {
-          emitted.push({ event, userIds: [...new Set(userIds)], options });
-        },
-      }) as unknown as Tx;
-      const value = change(tx);
-      if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
-      return value;
-    },
-    { behavior: "immediate" },
-  );
+  const result = transact(change, (addressed) => emitted.push(addressed));
   if (emitted.length > 0) publish(emitted);
   return result;
 }

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { createOrganization } from "../../src/actions/organization";
 import { addAccount } from "../../src/actions/users";
 import { DATABASE_FILE, closeDatabase, database, openDatabase } from "../../src/db/client";
+import { transact } from "../../src/db/transaction";
 import type { Tx } from "../../src/db/types";
 import { findUserByEmail, findUserById, users, type User } from "../../src/db/users";
 import type { Addressed, AnyEvent } from "../../src/events/types";
@@ -19,17 +20,7 @@ import type { TestServer } from "./server";
  */
 export function captureEvents<T>(change: (tx: Tx) => T): { result: T; emitted: Addressed[] } {
   const emitted: Addressed[] = [];
-  const result = database().transaction(
-    (drizzleTx) => {
-      const tx = Object.assign(drizzleTx, {
-        emit(event: AnyEvent, userIds: Iterable<number>) {
-          emitted.push({ event, userIds: [...new Set(userIds)].sort((a, b) => a - b) });
-        },
-      }) as unknown as Tx;
-      return change(tx);
-    },
-    { behavior: "immediate" },
-  );
+  const result = transact(change, (addressed) => emitted.push({ ...addressed, userIds: [...addressed.userIds].sort((a, b) => a - b) }));
   return { result, emitted };
 }
 

@@ -1,0 +1,47 @@
+import type { Database } from "bun:sqlite";
+import { prepared } from "./prepared";
+
+// Free of bun:sqlite imports for the same reason as prepared.ts: table modules use it.
+
+let commits = 0;
+let writing = 0;
+
+/** The client calls this when it opens or closes a database: nothing cached applies any more. */
+export function databaseSwitched() {
+  commits++;
+}
+
+/** write() brackets every transaction with these, committed or rolled back. */
+export function transactionStarted() {
+  writing++;
+}
+export function transactionEnded() {
+  writing--;
+  commits++;
+}
+
+// Changes committed by other connections (an operator's sqlite3, a backup tool, a test)
+// move SQLite's data_version; our own commits are counted above.
+const dataVersion = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ data_version: number }, []>("PRAGMA data_version"));
+
+/**
+ * A value derived from the database and kept in memory until anything is committed, so the
+ * lookups every request makes (the realm, the caller's account) cost a map lookup while the
+ * data is unchanged. Inside a write transaction it always loads afresh: the transaction may
+ * have changed what it derives from.
+ */
+export function untilNextCommit<T>(load: () => T): () => T {
+  let value: T;
+  let seenCommits = -1;
+  let seenDataVersion = -1;
+  return () => {
+    if (writing > 0) return load();
+    const version = dataVersion().get()!.data_version;
+    if (seenCommits !== commits || seenDataVersion !== version) {
+      value = load();
+      seenCommits = commits;
+      seenDataVersion = version;
+    }
+    return value;
+  };
+}
