@@ -30,13 +30,26 @@ const dataVersion = prepared((db) => (db as unknown as { $client: Database }).$c
  * data is unchanged. Inside a write transaction it always loads afresh: the transaction may
  * have changed what it derives from.
  */
+// Asking SQLite costs about as much as a small query, and one tick serves many requests under
+// load, so the answer is reused until the event loop moves on.
+let knownDataVersion = -1;
+function externalDataVersion(): number {
+  if (knownDataVersion < 0) {
+    knownDataVersion = dataVersion().get()!.data_version;
+    setImmediate(() => {
+      knownDataVersion = -1;
+    });
+  }
+  return knownDataVersion;
+}
+
 export function untilNextCommit<T>(load: () => T): () => T {
   let value: T;
   let seenCommits = -1;
   let seenDataVersion = -1;
   return () => {
     if (writing > 0) return load();
-    const version = dataVersion().get()!.data_version;
+    const version = externalDataVersion();
     if (seenCommits !== commits || seenDataVersion !== version) {
       value = load();
       seenCommits = commits;
