@@ -4,7 +4,7 @@ import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDe
 import type { Reader } from "./types";
 import { users } from "./users";
 
-const groupRef = () => integer().references((): AnySQLiteColumn => userGroups.id);
+const groupRef = (column: string) => integer(column).references((): AnySQLiteColumn => userGroups.id);
 
 /**
  * User groups: the named ones people manage, the role:* system groups, and unnamed groups
@@ -21,12 +21,12 @@ export const userGroups = sqliteTable(
     deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
     dateCreated: integer("date_created"),
     creatorId: integer("creator_id").references(() => users.id),
-    canAddMembersGroup: groupRef(),
-    canJoinGroup: groupRef(),
-    canLeaveGroup: groupRef(),
-    canManageGroup: groupRef(),
-    canMentionGroup: groupRef(),
-    canRemoveMembersGroup: groupRef(),
+    canAddMembersGroup: groupRef("can_add_members_group"),
+    canJoinGroup: groupRef("can_join_group"),
+    canLeaveGroup: groupRef("can_leave_group"),
+    canManageGroup: groupRef("can_manage_group"),
+    canMentionGroup: groupRef("can_mention_group"),
+    canRemoveMembersGroup: groupRef("can_remove_members_group"),
   },
   (table) => [index("user_groups_name").on(table.name)],
 );

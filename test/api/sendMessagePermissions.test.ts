@@ -192,7 +192,7 @@ describe("user and group mentions", () => {
 
   test("a group's can_mention_group decides who may mention it; its members are flagged", async () => {
     const group = createUserGroup(org.server, "designers", [org.member2.id, org.moderator.id]);
-    editServerDatabase(org.server, "UPDATE user_groups SET canMentionGroup = ? WHERE id = ?", groups.admins, group);
+    editServerDatabase(org.server, "UPDATE user_groups SET can_mention_group = ? WHERE id = ?", groups.admins, group);
     for (const person of [org.member, org.moderator, org.guest]) {
       await expectRefused(send(person, channelMessage(ch.pub, "mentions", "@*designers* look")), "BAD_REQUEST", "not allowed to mention user group 'designers'");
     }
@@ -200,7 +200,7 @@ describe("user and group mentions", () => {
     const { id } = await sendOk(org.admin, channelMessage(ch.pub, "mentions", "@*designers* look"));
     expect(storedFlags(org.server, id).get(org.member2.id)).toBe(Bits.MENTIONED | Bits.GROUP_MENTIONED);
 
-    editServerDatabase(org.server, "UPDATE user_groups SET canMentionGroup = ? WHERE id = ?", groups.everyone, group);
+    editServerDatabase(org.server, "UPDATE user_groups SET can_mention_group = ? WHERE id = ?", groups.everyone, group);
     await sendOk(org.guest, channelMessage(ch.pub, "mentions", "@*designers* anyone may now"));
   });
 

@@ -21,8 +21,3 @@ CREATE TRIGGER `messages_fts_update` AFTER UPDATE OF content, topic, recipient_i
   DELETE FROM `messages_fts` WHERE rowid = old.id;
   INSERT INTO `messages_fts`(rowid, content, topic, scope) VALUES (new.id, new.content, new.topic, 'r' || new.recipient_id);
 END;
---> statement-breakpoint
--- Subscriptions from before subscription periods existed: treat them as having received
--- everything, the only assumption that hides nothing their owners could see before.
-INSERT INTO `subscription_periods` (user_id, channel_id, starts_after, ends_at)
-  SELECT user_id, channel_id, 0, NULL FROM subscriptions WHERE active = 1;
