@@ -25,7 +25,8 @@ import { write } from "../src/db/transaction";
 import { findUserByEmail, type User } from "../src/db/users";
 import { Role } from "../src/model/roles";
 import { OWNER } from "../test/helpers/seed";
-import { parleyCommand, runParley } from "../test/helpers/server";
+import { runParley } from "../test/helpers/server";
+import { startParley } from "./lib";
 
 const TARGET_P99_MS = 20;
 const CHANNELS = 50;
@@ -191,37 +192,6 @@ function cpuPressure(): string {
   }
 }
 
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-async function startParley(dataDir: string) {
-  const url = `http://127.0.0.1:${freePort()}`;
-  const child = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
-    env: { ...process.env, PARLEY_LOG_LEVEL: "warn" },
-    stdout: Bun.file(join(dataDir, "parley.log")),
-    stderr: "inherit",
-  });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(`${url}/api/v1/server_settings`);
-      break;
-    } catch {
-      if (attempt > 300) throw new Error("Parley never answered");
-      await Bun.sleep(100);
-    }
-  }
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.exited;
-    },
-  };
-}
 
 const messagesPath = (narrow: unknown[]) => `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify(narrow) })}`;
 
@@ -260,7 +230,7 @@ try {
   sqlite.close();
   const authorization = `Basic ${btoa(`${owner.email}:${owner.api_key}`)}`;
 
-  const parley = await startParley(dataDir);
+  const parley = await startParley(dataDir, { logLevel: "warn" });
   try {
     console.log(`\n${total.toLocaleString("en")} messages; GET /messages anchor=newest num_before=50; wrk ${options.warmup} s warm-up + ${options.duration} s per row`);
     console.log(`CPU pressure before: ${cpuPressure()} of the last minute with tasks waiting for a CPU`);

@@ -21,7 +21,8 @@ import { write } from "../src/db/transaction";
 import { findUserByEmail, type User } from "../src/db/users";
 import { Role } from "../src/model/roles";
 import { OWNER } from "../test/helpers/seed";
-import { parleyCommand, runParley } from "../test/helpers/server";
+import { runParley } from "../test/helpers/server";
+import { startParley } from "./lib";
 
 const TARGET_RATIO = 0.3;
 const SUBSCRIBERS = 50;
@@ -122,38 +123,6 @@ function buildOrganization(dataDir: string): User[] {
   }
 }
 
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-async function startParley(dataDir: string) {
-  const url = `http://127.0.0.1:${freePort()}`;
-  const child = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
-    env: { ...process.env, PARLEY_LOG_LEVEL: "info" },
-    stdout: Bun.file(join(dataDir, "parley.log")),
-    stderr: "inherit",
-  });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fetch(`${url}/api/v1/server_settings`);
-      break;
-    } catch {
-      if (attempt > 150) throw new Error("Parley never answered");
-      await Bun.sleep(100);
-    }
-  }
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.exited;
-    },
-  };
-}
 
 const basic = (user: User) => `Basic ${btoa(`${user.email}:${user.apiKey}`)}`;
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ORG_NAME, OWNER } from "../test/helpers/seed";
-import { parleyCommand, runParley } from "../test/helpers/server";
+import { runParley } from "../test/helpers/server";
+import { startParley } from "./lib";
 
 const TARGET_RATIO = 0.4;
 
@@ -46,40 +47,16 @@ async function measure(url: string, headers: Record<string, string> = {}): Promi
   return wrk(url, headers, options.duration!);
 }
 
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-async function waitUntilAnswering(url: string) {
-  for (let attempt = 0; attempt < 150; attempt++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await Bun.sleep(100);
-    }
-  }
-  throw new Error(`${url} never answered`);
-}
-
 /**
  * A Parley process as an operator runs it: its own data dir, the default (info) log level, and
  * its log going to a file rather than through this process, which would compete for the CPU.
  */
-async function startParley() {
+async function startInitializedParley() {
   const dataDir = mkdtempSync(join(tmpdir(), "parley-bench-"));
   const init = runParley(["init", "--data-dir", dataDir, "--org-name", ORG_NAME, "--email", OWNER.email, "--password", OWNER.password]);
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
-  const url = `http://127.0.0.1:${freePort()}`;
-  const child = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
-    env: { ...process.env, PARLEY_LOG_LEVEL: "info" },
-    stdout: Bun.file(join(dataDir, "parley.log")),
-    stderr: "inherit",
-  });
-  await waitUntilAnswering(`${url}/api/v1/server_settings`);
+  const parley = await startParley(dataDir);
+  const url = parley.url;
   const login = await fetch(`${url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: OWNER.email, password: OWNER.password }) });
   const { api_key: apiKey } = (await login.json()) as { api_key: string };
   const authorization = `Basic ${btoa(`${OWNER.email}:${apiKey}`)}`;
@@ -89,8 +66,7 @@ async function startParley() {
     url,
     authorization,
     async stop() {
-      child.kill("SIGTERM");
-      await child.exited;
+      await parley.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -98,7 +74,7 @@ async function startParley() {
 
 const hello = JSON.stringify({ result: "success", msg: "" });
 const bare = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(hello, { headers: { "content-type": "application/json" } }) });
-const parley = await startParley();
+const parley = await startInitializedParley();
 try {
   console.log(`wrk: ${options.connections} keep-alive connections, ${options.threads} threads, ${options.warmup} s warm-up + ${options.duration} s per target`);
   const bareResult = await measure(`http://127.0.0.1:${bare.port}/`);
