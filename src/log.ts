@@ -17,9 +17,22 @@ function scheduleFlush() {
   flushTimer.unref?.();
 }
 
+// Formatting a date costs more than the rest of a log line; requests in the same millisecond
+// share one.
+let stampedAt = 0;
+let stamp = "";
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
 function emit(level: LogLevel, message: string) {
   if (rank[level] < threshold) return;
-  sink.write(`${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`);
+  sink.write(`${timestamp()} ${level.toUpperCase()} ${message}\n`);
   scheduleFlush();
 }
 

@@ -9,6 +9,7 @@ let writing = 0;
 /** The client calls this when it opens or closes a database: nothing cached applies any more. */
 export function databaseSwitched() {
   commits++;
+  knownDataVersion = -1;
 }
 
 /** write() brackets every transaction with these, committed or rolled back. */
@@ -30,15 +31,17 @@ const dataVersion = prepared((db) => (db as unknown as { $client: Database }).$c
  * data is unchanged. Inside a write transaction it always loads afresh: the transaction may
  * have changed what it derives from.
  */
-// Asking SQLite costs about as much as a small query, and one tick serves many requests under
-// load, so the answer is reused until the event loop moves on.
+// Asking SQLite costs about as much as a small query, which is too much for every request, so
+// the answer is reused for a short while: an operator's change made with sqlite3 is seen
+// within EXTERNAL_CHANGE_DELAY_MS.
+export const EXTERNAL_CHANGE_DELAY_MS = 100;
 let knownDataVersion = -1;
+let askedAt = 0;
 function externalDataVersion(): number {
-  if (knownDataVersion < 0) {
+  const now = performance.now();
+  if (knownDataVersion < 0 || now - askedAt > EXTERNAL_CHANGE_DELAY_MS) {
     knownDataVersion = dataVersion().get()!.data_version;
-    setImmediate(() => {
-      knownDataVersion = -1;
-    });
+    askedAt = now;
   }
   return knownDataVersion;
 }

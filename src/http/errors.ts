@@ -58,6 +58,6 @@ export class ApiError extends Error {
 export const badRequest = (message: string, extra: Record<string, unknown> = {}) => new ApiError("BAD_REQUEST", message, extra);
 
 /** The success envelope (spec convention 2). */
-export function success<T extends Record<string, unknown>>(data?: T): { result: "success"; msg: string } & T {
+export function success<T extends object>(data?: T): { result: "success"; msg: string } & T {
   return { result: "success", msg: "", ...(data as T) };
 }

@@ -17,7 +17,7 @@ const memberQuery = (query: typeof MemberQuery.static) => ({
 export const userRoutes = new Elysia()
   .use(authentication)
   .get("/users", ({ user, query }) => success({ members: listMembers(user, memberQuery(query)) }), { auth: true, query: MemberQuery })
-  .get("/users/me", ({ user }) => success({ ...getOwnProfile(user) }), { auth: true, query: t.Object({}) })
+  .get("/users/me", ({ user }) => success(getOwnProfile(user)), { auth: true, query: t.Object({}) })
   .get("/users/:user_id", ({ user, params, query }) => success({ user: getMember(user, params.user_id, memberQuery(query)) }), {
     auth: true,
     // One path segment serves both GET /users/{user_id} and GET /users/{email}.

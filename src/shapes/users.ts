@@ -58,8 +58,17 @@ export interface UserView {
   profileData?: boolean;
 }
 
+// Hashing an address costs more than the rest of a user's shape, and message lists ask for
+// the same few senders' avatars over and over.
+const gravatarHashes = new Map<string, string>();
+
 export function gravatarUrl(user: Pick<User, "email" | "avatarVersion">): string {
-  const hash = createHash("md5").update(user.email.toLowerCase()).digest("hex");
+  const email = user.email.toLowerCase();
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    if (gravatarHashes.size >= 10_000) gravatarHashes.clear();
+    gravatarHashes.set(email, (hash = createHash("md5").update(email).digest("hex")));
+  }
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
 }
 

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { createOrganization } from "../../src/actions/organization";
 import { addAccount } from "../../src/actions/users";
 import { DATABASE_FILE, closeDatabase, database, openDatabase } from "../../src/db/client";
+import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/generation";
 import { transact } from "../../src/db/transaction";
 import type { Tx } from "../../src/db/types";
 import { findUserByEmail, findUserById, users, type User } from "../../src/db/users";
@@ -75,4 +76,6 @@ export function editServerDatabase(server: TestServer, statement: string, ...par
   } finally {
     sqlite.close();
   }
+  // The server notices changes made by other connections within this delay.
+  Bun.sleepSync(EXTERNAL_CHANGE_DELAY_MS + 20);
 }
