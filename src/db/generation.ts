@@ -12,11 +12,17 @@ export function databaseSwitched() {
   knownDataVersion = -1;
 }
 
-/** write() brackets every transaction with these, committed or rolled back. */
-export function transactionStarted() {
-  writing++;
+/**
+ * write() brackets every transaction with these, committed or rolled back. Transactions that
+ * only send messages (group commit) are not structural: they change nothing these caches
+ * derive from (the realm, accounts, subscriptions), so caches stay valid through them, and
+ * stay in use inside them, which is where the send path needs them.
+ */
+export function transactionStarted(structural: boolean) {
+  if (structural) writing++;
 }
-export function transactionEnded() {
+export function transactionEnded(structural: boolean) {
+  if (!structural) return;
   writing--;
   commits++;
 }
@@ -26,7 +32,7 @@ export function transactionEnded() {
 const dataVersion = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ data_version: number }, []>("PRAGMA data_version"));
 
 /**
- * A value derived from the database and kept in memory until anything is committed, so the
+ * A value derived from the database and kept in memory until a structural commit, so the
  * lookups every request makes (the realm, the caller's account) cost a map lookup while the
  * data is unchanged. Inside a write transaction it always loads afresh: the transaction may
  * have changed what it derives from.

@@ -29,6 +29,11 @@ const SAVEPOINT = sql.raw("SAVEPOINT shared_change");
 const RELEASE = sql.raw("RELEASE shared_change");
 const ROLLBACK = sql.raw("ROLLBACK TO shared_change");
 
+/**
+ * Only for sending messages: batches commit as non-structural transactions (see
+ * db/generation.ts), so a change queued here must not alter the realm, accounts or
+ * subscriptions.
+ */
 export function writeShared<T>(change: (tx: Tx) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (queued.length === 0) setImmediate(flush);
@@ -41,7 +46,7 @@ function flush() {
   if (queued.length > 0) setImmediate(flush);
   let outcomes: Array<Outcome<unknown>>;
   try {
-    outcomes = write((tx) => batch.map((item) => inSavepoint(tx, item.change)));
+    outcomes = write((tx) => batch.map((item) => inSavepoint(tx, item.change)), { structural: false });
   } catch (error) {
     // The commit itself failed: nothing in the batch happened.
     for (const item of batch) item.settle({ ok: false, error });

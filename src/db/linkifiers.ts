@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierDefinition } from "../render/linkifiers";
+import { untilNextCommit } from "./generation";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
@@ -30,9 +31,14 @@ export function listLinkifiers(_db: Reader): Linkifier[] {
   return orderedLinkifiers().all();
 }
 
+// Linkifiers change only in structural transactions, which drop this (db/generation.ts).
+const currentDefinitions = untilNextCommit((): readonly LinkifierDefinition[] =>
+  Object.freeze(orderedLinkifiers().all().map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
+);
+
 /** The list as the message renderer takes it, in order. */
-export function linkifierDefinitions(db: Reader): LinkifierDefinition[] {
-  return listLinkifiers(db).map((row) => ({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }));
+export function linkifierDefinitions(_db: Reader): readonly LinkifierDefinition[] {
+  return currentDefinitions();
 }
 
 /** The list compiled, in order, for topic_links (compiling is cached in render/linkifiers). */

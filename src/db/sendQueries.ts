@@ -3,6 +3,7 @@ import { SystemGroup } from "../model/roles";
 import { type Channel, channels, subscriptions } from "./channels";
 import { userGroups } from "./groups";
 import { type Message, messageFlags, messages, type NewMessage, recipients } from "./messages";
+import { untilNextCommit } from "./generation";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 import { users } from "./users";
@@ -49,10 +50,22 @@ const subscribersQuery = prepared((db) =>
     .prepare(),
 );
 
+type Subscribers = ReadonlyArray<Readonly<{ userId: number; isMuted: boolean }>>;
+
+// Every send needs its channel's subscribers, and they change only in structural
+// transactions, which drop this cache (db/generation.ts).
+const subscribersByChannel = untilNextCommit(() => new Map<number, Subscribers>());
+
 /** A channel's active subscribers who are active users, with whether each muted it. */
-export function channelSubscribers(_db: Reader, channelId: number): Array<{ userId: number; isMuted: boolean }> {
-  // Raw rows: drizzle's mapping of 50 rows into objects costs more than the query.
-  return (subscribersQuery().values({ channelId }) as Array<[number, number]>).map(([userId, isMuted]) => ({ userId, isMuted: isMuted === 1 }));
+export function channelSubscribers(_db: Reader, channelId: number): Subscribers {
+  const known = subscribersByChannel();
+  let subscribers = known.get(channelId);
+  if (subscribers === undefined) {
+    // Raw rows: drizzle's mapping of 50 rows into objects costs more than the query.
+    subscribers = Object.freeze((subscribersQuery().values({ channelId }) as Array<[number, number]>).map(([userId, isMuted]) => Object.freeze({ userId, isMuted: isMuted === 1 })));
+    known.set(channelId, subscribers);
+  }
+  return subscribers;
 }
 
 const channelRecipientQuery = prepared((db) => db.select({ id: recipients.id }).from(recipients).where(eq(recipients.channelId, placeholder("channelId"))).prepare());

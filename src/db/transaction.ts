@@ -9,8 +9,9 @@ import type { Reader, Tx } from "./types";
  * `collect`. The callback must be synchronous: with bun:sqlite an async callback would commit
  * before its awaits ran, so slow work (hashing, network) belongs before or after.
  */
-export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addressed) => void): T {
-  transactionStarted();
+export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addressed) => void, options: WriteOptions = {}): T {
+  const structural = options.structural ?? true;
+  transactionStarted(structural);
   try {
     return database().transaction(
       (drizzleTx) => {
@@ -26,14 +27,22 @@ export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addresse
       { behavior: "immediate" },
     );
   } finally {
-    transactionEnded();
+    transactionEnded(structural);
   }
 }
 
+export interface WriteOptions {
+  /**
+   * false only for transactions that send messages and do nothing else: they leave the
+   * in-memory caches of db/generation.ts valid. Anything else is structural.
+   */
+  structural?: boolean;
+}
+
 /** One state change in one transaction; its events go to the registry after COMMIT. */
-export function write<T>(change: (tx: Tx) => T): T {
+export function write<T>(change: (tx: Tx) => T, options: WriteOptions = {}): T {
   const emitted: Addressed[] = [];
-  const result = transact(change, (addressed) => emitted.push(addressed));
+  const result = transact(change, (addressed) => emitted.push(addressed), options);
   if (emitted.length > 0) publish(emitted);
   return result;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect } from "bun:test";
 import { ok, type Person } from "../helpers/seed";
 import type { TestServer } from "../helpers/server";
+import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/generation";
 
 /** Helpers for event-queue tests: register, fetch, and replay events onto a snapshot. */
 
@@ -41,7 +42,10 @@ export function withDatabase<T>(server: TestServer, use: (db: Database) => T): T
   const db = new Database(join(server.dataDir, "parley.db"));
   db.run("PRAGMA busy_timeout = 5000");
   try {
-    return use(db);
+    const result = use(db);
+    // The server notices other connections' changes within this delay.
+    if ((db.query("SELECT total_changes() AS n").get() as { n: number }).n > 0) Bun.sleepSync(EXTERNAL_CHANGE_DELAY_MS + 20);
+    return result;
   } finally {
     db.close();
   }
