@@ -1,11 +1,9 @@
 import { ChannelAudience, type ChannelViewer, accessChannelToAdminister, hasContentAccess, hasMetadataAccess } from "../access/channels";
 import {
   type ApiGroupSettingValue,
-  canonicalGroupSettingValue,
-  checkGroupSettingValue,
+  checkGroupSettingUpdate,
   groupSettingApiValue,
   releaseGroupSettingValue,
-  sameGroupSettingValue,
   storeGroupSettingValue,
 } from "../access/groupSettings";
 import { activeSubscriberIds, type Channel, defaultChannelIds, findChannelByName, type NewChannel, updateChannel as saveChannel } from "../db/channels";
@@ -146,13 +144,10 @@ function checkGroupSettings(tx: Tx, viewer: ChannelViewer, channel: Channel, req
   for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
     const request = requested[setting];
     if (!request) continue;
-    const current = groupSettingApiValue(tx, channel[GROUP_COLUMN[setting]]);
-    if (request.old !== undefined && !sameGroupSettingValue(canonicalGroupSettingValue(tx, request.old), current)) {
-      throw badRequest("'old' value does not match the expected value.");
-    }
-    if (sameGroupSettingValue(canonicalGroupSettingValue(tx, request.new), current)) continue;
+    const checked = checkGroupSettingUpdate(tx, setting, request, channel[GROUP_COLUMN[setting]], CHANNEL_GROUP_SETTINGS[setting].rules);
+    if (checked === null) continue;
     if (SETTINGS_NEEDING_CONTENT_ACCESS.has(setting) && !hasContentAccess(viewer, channel)) throw badRequest("Channel content access is required.");
-    result.push([setting, checkGroupSettingValue(tx, setting, request.new, CHANNEL_GROUP_SETTINGS[setting].rules)]);
+    result.push([setting, checked]);
   }
   return result;
 }
