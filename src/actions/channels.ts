@@ -9,7 +9,8 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { postChannelAnnouncements } from "../messages/announcements";
-import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName, renderDescription } from "../model/channelSettings";
+import { renderChannelDescription } from "../messages/compose";
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import type { RealmGroupSettingName } from "../model/realmSettings";
 import { isAdministrator, isOwner } from "../model/roles";
@@ -71,7 +72,7 @@ export function createChannels(tx: Tx, creator: User, wanted: Array<{ name: stri
       name,
       nameKey: name.toLowerCase(),
       description,
-      renderedDescription: renderDescription(description),
+      renderedDescription: renderChannelDescription(tx, creator, getRealm(tx), description),
       dateCreated: created,
       creatorId: creator.id,
       inviteOnly: settings.inviteOnly,

@@ -8,6 +8,7 @@ import {
 } from "../access/groupSettings";
 import { activeSubscriberIds, type Channel, defaultChannelIds, findChannelByName, type NewChannel, updateChannel as saveChannel } from "../db/channels";
 import { getRealm, type Realm } from "../db/realm";
+import { renderChannelDescription } from "../messages/compose";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -24,7 +25,6 @@ import {
   channelNameProblem,
   normalizeDescription,
   parseRetentionDays,
-  renderDescription,
 } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { isAdministrator, isOwner } from "../model/roles";
@@ -75,7 +75,7 @@ export function updateChannelSettings(actor: User, channelId: number, changes: C
     if (changes.isArchived === false && current.isArchived) unarchive(tx, current);
     if (changes.isArchived === true && !current.isArchived) archive(tx, current);
     if (description !== undefined) {
-      const rendered = renderDescription(description);
+      const rendered = renderChannelDescription(tx, actor, getRealm(tx), description);
       current = changeProperty(tx, current, { description, renderedDescription: rendered }, "description", description, { rendered_description: rendered });
     }
     if (newName !== undefined) current = changeProperty(tx, current, { name: newName, nameKey: newName.toLowerCase() }, "name", newName);

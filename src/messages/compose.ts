@@ -65,3 +65,11 @@ export function renderForSending(db: Reader, sender: User, realm: Realm, content
   });
   return renderMessage(content, context);
 }
+
+/**
+ * A channel description as HTML, by the message renderer (spec 2.1: descriptions are
+ * Markdown). Mentions and channel links resolve as the author sees them; nobody is notified.
+ */
+export function renderChannelDescription(db: Reader, author: User, realm: Realm, description: string): string {
+  return description.trim() === "" ? "" : renderForSending(db, author, realm, description).html;
+}

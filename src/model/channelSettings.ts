@@ -82,17 +82,6 @@ export function channelNameProblem(name: string): string | null {
 /** Descriptions are one paragraph: line breaks become spaces, as in the original server. */
 export const normalizeDescription = (description: string) => description.replace(/\r?\n/g, " ");
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/**
- * The description as HTML. Until the message renderer exists, a description is one escaped
- * paragraph; the renderer's issue switches this to full Markdown.
- */
-export function renderDescription(description: string): string {
-  if (description.trim() === "") return "";
-  return `<p>${description.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])}</p>`;
-}
-
 /**
  * message_retention_days as sent: "realm_default" (null, inherit), "unlimited" (-1), or a
  * positive number of days. Returns undefined when the value is none of these.

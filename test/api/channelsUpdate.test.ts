@@ -79,6 +79,17 @@ describe("name and description", () => {
     expect(await getChannel(org.member, id)).toMatchObject({ description: "", rendered_description: "" });
   });
 
+  test("descriptions are Markdown, rendered by the message renderer, raw HTML escaped", async () => {
+    const id = await createChannel(org, org.member);
+    ok(await org.member.api.patch(`/streams/${id}`, { description: "**Bold** and `code` <script>x</script> :smile:" }));
+    const { rendered_description } = await getChannel(org.member, id);
+    expect(rendered_description).toContain("<strong>Bold</strong>");
+    expect(rendered_description).toContain("<code>code</code>");
+    expect(rendered_description).toContain("&lt;script&gt;");
+    expect(rendered_description).not.toContain("<script>");
+    expect(rendered_description).toContain('class="emoji');
+  });
+
   test("a refused change leaves the others in the same request undone", async () => {
     const id = await createChannel(org, org.member);
     expectError(await org.member.api.patch(`/streams/${id}`, { description: "changed", message_retention_days: 10 }), "BAD_REQUEST");
