@@ -17,16 +17,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createChannels, type NewChannelSettings } from "../src/actions/channels";
-import { addSubscriptions } from "../src/actions/subscriptions";
-import { addAccount } from "../src/actions/users";
-import { closeDatabase, DATABASE_FILE, openDatabase } from "../src/db/client";
+import { DATABASE_FILE } from "../src/db/client";
 import { write } from "../src/db/transaction";
-import { findUserByEmail, type User } from "../src/db/users";
-import { Role } from "../src/model/roles";
+import { type User } from "../src/db/users";
 import { OWNER } from "../test/helpers/seed";
 import { runParley } from "../test/helpers/server";
-import { startParley } from "./lib";
+import { buildOrganization, startParley } from "./lib";
 
 const TARGET_P99_MS = 20;
 const CHANNELS = 50;
@@ -83,25 +79,7 @@ function wordPicker(next: () => number) {
   };
 }
 
-const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
 const topicName = (channel: number, topic: number) => `${VOCABULARY[channel * TOPICS_PER_CHANNEL + topic]} plans ${topic}`;
-
-/** The owner and 19 members, 50 public channels everyone is subscribed to; through Parley's actions. */
-function buildOrganization(dataDir: string): User[] {
-  openDatabase(dataDir);
-  try {
-    return write((tx) => {
-      const owner = findUserByEmail(tx, OWNER.email)!;
-      const people = [owner];
-      for (let i = 1; i < SENDERS; i++) people.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
-      const channels = createChannels(tx, owner, Array.from({ length: CHANNELS }, (_, i) => ({ name: `channel-${i}`, description: "" })), PUBLIC);
-      addSubscriptions(tx, channels, people);
-      return people;
-    });
-  } finally {
-    closeDatabase();
-  }
-}
 
 /**
  * Inserts the messages in transactions of 20,000, then marks all but the newest 2,000 read for
@@ -221,7 +199,7 @@ try {
     const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
     if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
     console.log(`Building ${count.toLocaleString("en")} messages in ${CHANNELS} channels, ${CHANNELS * TOPICS_PER_CHANNEL} topics, ${SENDERS} senders:`);
-    insertMessages(dataDir, buildOrganization(dataDir), count);
+    insertMessages(dataDir, buildOrganization(dataDir, SENDERS, Array.from({ length: CHANNELS }, (_, i) => `channel-${i}`)), count);
   }
   const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
   const owner = sqlite.query("SELECT email, api_key FROM users WHERE email = ?").get(OWNER.email) as { email: string; api_key: string };

@@ -1,7 +1,15 @@
 import { join } from "node:path";
+import { createChannels, type NewChannelSettings } from "../src/actions/channels";
+import { addSubscriptions } from "../src/actions/subscriptions";
+import { addAccount } from "../src/actions/users";
+import { closeDatabase, openDatabase } from "../src/db/client";
+import { write } from "../src/db/transaction";
+import { findUserByEmail, type User } from "../src/db/users";
+import { Role } from "../src/model/roles";
+import { OWNER } from "../test/helpers/seed";
 import { parleyCommand } from "../test/helpers/server";
 
-/** Plumbing every benchmark shares: a free loopback port and a Parley process on it. */
+/** Plumbing the benchmarks share: a free loopback port, a Parley process on it, an organization. */
 
 export function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -49,4 +57,26 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
       await child.exited;
     },
   };
+}
+
+const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
+
+/**
+ * Fills an initialized data dir through Parley's own actions: the owner plus members up to
+ * `people` accounts, and public channels with these names that everyone is subscribed to.
+ * Returns the accounts, owner first.
+ */
+export function buildOrganization(dataDir: string, people: number, channelNames: string[]): User[] {
+  openDatabase(dataDir);
+  try {
+    return write((tx) => {
+      const accounts = [findUserByEmail(tx, OWNER.email)!];
+      for (let i = 1; i < people; i++) accounts.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
+      const channels = createChannels(tx, accounts[0], channelNames.map((name) => ({ name, description: "" })), PUBLIC);
+      addSubscriptions(tx, channels, accounts);
+      return accounts;
+    });
+  } finally {
+    closeDatabase();
+  }
 }

@@ -12,17 +12,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { NewChannelSettings } from "../src/actions/channels";
-import { createChannels } from "../src/actions/channels";
-import { addSubscriptions } from "../src/actions/subscriptions";
-import { addAccount } from "../src/actions/users";
-import { closeDatabase, DATABASE_FILE, openDatabase } from "../src/db/client";
-import { write } from "../src/db/transaction";
-import { findUserByEmail, type User } from "../src/db/users";
-import { Role } from "../src/model/roles";
+import { DATABASE_FILE } from "../src/db/client";
+import { type User } from "../src/db/users";
 import { OWNER } from "../test/helpers/seed";
 import { runParley } from "../test/helpers/server";
-import { startParley } from "./lib";
+import { buildOrganization, startParley } from "./lib";
 
 const TARGET_RATIO = 0.3;
 const SUBSCRIBERS = 50;
@@ -104,24 +98,6 @@ function startBare(dataDir: string) {
   };
 }
 
-const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
-
-/** The owner and 49 members, all subscribed to one channel; built straight in the database. */
-function buildOrganization(dataDir: string): User[] {
-  openDatabase(dataDir);
-  try {
-    return write((tx) => {
-      const owner = findUserByEmail(tx, OWNER.email)!;
-      const people = [owner];
-      for (let i = 1; i < SUBSCRIBERS; i++) people.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
-      const [channel] = createChannels(tx, owner, [{ name: CHANNEL, description: "" }], PUBLIC);
-      addSubscriptions(tx, [channel], people);
-      return people;
-    });
-  } finally {
-    closeDatabase();
-  }
-}
 
 
 const basic = (user: User) => `Basic ${btoa(`${user.email}:${user.apiKey}`)}`;
@@ -165,7 +141,7 @@ const bare = startBare(dataDir);
 try {
   const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
-  const people = buildOrganization(dataDir);
+  const people = buildOrganization(dataDir, SUBSCRIBERS, [CHANNEL]);
   const parley = await startParley(dataDir);
   try {
     console.log(`wrk: ${options.connections} keep-alive connections, ${options.threads} threads, ${options.warmup} s warm-up + ${options.duration} s per target`);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { eventsForQueue, type Delivery, type FilterContext } from "../../src/events/filters";
 import { checkNarrow, matchesNarrow, type MessageLike } from "../../src/events/narrow";
-import { readCapabilities, type ClientCapability, type QueueSpec } from "../../src/events/spec";
+import type { QueueSpec } from "../../src/events/spec";
+import { queueSpec as spec } from "./queueSpec";
 import type { Addressed, AnyEvent, DeliveryOptions } from "../../src/events/types";
 import { defaultUserSettings } from "../../src/model/userSettings";
 
@@ -10,16 +11,6 @@ import { defaultUserSettings } from "../../src/model/userSettings";
  * typing, deletions, channels, groups, linkifiers): every capability, both ways, on the filter.
  */
 
-const spec = (overrides: Partial<QueueSpec> = {}, capabilities: ClientCapability[] = []): QueueSpec => ({
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: false,
-  slimPresence: false,
-  capabilities: readCapabilities(Object.fromEntries(capabilities.map((name) => [name, true]))),
-  ...overrides,
-});
 
 const delivery = (queueSpec: QueueSpec, extra: Partial<Delivery> = {}): Delivery => ({ queueId: "q1", userId: 7, spec: queueSpec, recipient: true, ...extra });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createQueue, fetchEvents, publish } from "../../src/events/registry";
-import { readCapabilities, type QueueSpec } from "../../src/events/spec";
+import type { QueueSpec } from "../../src/events/spec";
+import { queueSpec } from "./queueSpec";
 import type { Addressed, AnyEvent } from "../../src/events/types";
 
 /**
@@ -8,16 +9,8 @@ import type { Addressed, AnyEvent } from "../../src/events/types";
  * per-user flags, all_public_streams queues and local echo.
  */
 
-const spec = (overrides: Partial<QueueSpec> = {}): QueueSpec => ({
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  applyMarkdown: false,
-  clientGravatar: false,
-  slimPresence: false,
-  capabilities: readCapabilities({ empty_topic_name: true }),
-  ...overrides,
-});
+// A modern client: it takes the empty topic as "".
+const spec = (overrides: Partial<QueueSpec> = {}) => queueSpec(overrides, ["empty_topic_name"]);
 
 const message = (id: number, senderId = 1) =>
   ({
