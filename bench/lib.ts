@@ -43,7 +43,11 @@ export interface RunningParley {
  */
 export async function startParley(dataDir: string, options: { logLevel?: string } = {}): Promise<RunningParley> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const child = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
+  // PARLEY_BENCH_PROFILE_DIR=DIR writes the server's CPU profile there when it stops.
+  const profileDir = process.env.PARLEY_BENCH_PROFILE_DIR;
+  const command = parleyCommand();
+  if (profileDir) command.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${profileDir}`);
+  const child = Bun.spawn([...command, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
     env: { ...process.env, PARLEY_LOG_LEVEL: options.logLevel ?? "info" },
     stdout: Bun.file(join(dataDir, "parley.log")),
     stderr: "inherit",

@@ -1,16 +1,20 @@
 import { sql } from "drizzle-orm";
+import { prepared } from "./prepared";
 import { write } from "./transaction";
 import type { Tx } from "./types";
 
 /**
  * Group commit for hot write paths (sending messages): changes requested within one turn of
- * the event loop run in one transaction, each inside its own savepoint, and every request is
- * answered once that transaction has committed. A commit per request would be the cost that
- * matters most (with the full-text index, a transaction's fixed cost is several times that of
- * the row it stores); this way durability per acknowledged change is unchanged.
+ * the event loop run in one transaction, and every request is answered once that transaction
+ * has committed. A commit per request would be the cost that matters most (with the full-text
+ * index, a transaction's fixed cost is several times that of the row it stores); this way
+ * durability per acknowledged change is unchanged.
  *
- * Each change sees the ones queued before it, and its failure (an ApiError, typically) rolls
- * back only its own savepoint and events; the others still commit.
+ * Each change sees the ones queued before it. A change that fails before writing anything (an
+ * ApiError from validation, typically) fails alone. One that fails after writing cannot be
+ * undone alone without a savepoint per change, and savepoints are what made batching slow:
+ * FTS5 writes its pending index data to disk at every savepoint. So that rare case rolls the
+ * whole batch back and runs its changes again, each in a transaction of its own.
  */
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -25,9 +29,12 @@ const MAX_BATCH = 256;
 
 let queued: Queued[] = [];
 
-const SAVEPOINT = sql.raw("SAVEPOINT shared_change");
-const RELEASE = sql.raw("RELEASE shared_change");
-const ROLLBACK = sql.raw("ROLLBACK TO shared_change");
+// Rows changed on this connection so far: how a failed change is known to have written.
+const totalChangesQuery = prepared((db) => db.select({ count: sql<number>`total_changes()` }).from(sql`(SELECT 1)`).prepare());
+const totalChanges = () => totalChangesQuery().get()!.count;
+
+/** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
+class FailedAfterWriting extends Error {}
 
 /**
  * Only for sending messages: batches commit as non-structural transactions (see
@@ -46,8 +53,9 @@ function flush() {
   if (queued.length > 0) setImmediate(flush);
   let outcomes: Array<Outcome<unknown>>;
   try {
-    outcomes = write((tx) => batch.map((item) => inSavepoint(tx, item.change)), { structural: false });
+    outcomes = write((tx) => batch.map((item) => attempt(tx, item.change)), { structural: false });
   } catch (error) {
+    if (error instanceof FailedAfterWriting) return oneByOne(batch);
     // The commit itself failed: nothing in the batch happened.
     for (const item of batch) item.settle({ ok: false, error });
     return;
@@ -55,19 +63,27 @@ function flush() {
   batch.forEach((item, i) => item.settle(outcomes[i]));
 }
 
-/** Runs one change in a savepoint, keeping its events only if it succeeds. */
-function inSavepoint(tx: Tx, change: (tx: Tx) => unknown): Outcome<unknown> {
+/** Runs one change of a batch, keeping its events only if it succeeds. */
+function attempt(tx: Tx, change: (tx: Tx) => unknown): Outcome<unknown> {
   const emitted: Array<Parameters<Tx["emit"]>> = [];
   const own: Tx = Object.create(tx, { emit: { value: (...args: Parameters<Tx["emit"]>) => emitted.push(args) } });
-  tx.run(SAVEPOINT);
+  const changesBefore = totalChanges();
   try {
     const value = change(own);
-    tx.run(RELEASE);
     for (const args of emitted) tx.emit(...args);
     return { ok: true, value };
   } catch (error) {
-    tx.run(ROLLBACK);
-    tx.run(RELEASE);
+    if (totalChanges() !== changesBefore) throw new FailedAfterWriting();
     return { ok: false, error };
+  }
+}
+
+function oneByOne(batch: Queued[]) {
+  for (const item of batch) {
+    try {
+      item.settle({ ok: true, value: write(item.change, { structural: false }) });
+    } catch (error) {
+      item.settle({ ok: false, error });
+    }
   }
 }
