@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { and, eq, sql } from "drizzle-orm";
 import { SystemGroup } from "../model/roles";
 import { type Channel, channels, subscriptions } from "./channels";
@@ -72,16 +73,11 @@ const channelRecipientQuery = prepared((db) => db.select({ id: recipients.id }).
 
 export const findChannelRecipientId = (_db: Reader, channelId: number): number | undefined => channelRecipientQuery().get({ channelId })?.id;
 
-const topicMessageQuery = prepared((db) =>
-  db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.channelId, placeholder("channelId")), eq(messages.topicKey, placeholder("topicKey"))))
-    .limit(1)
-    .prepare(),
-);
+// Raw SQL: drizzle binds LIMIT as a parameter, and with a bound LIMIT this lookup took
+// ~20 µs instead of ~2 µs inside a send's transaction.
+const topicMessageQuery = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ found: number }, [number, string]>("SELECT 1 AS found FROM messages WHERE channel_id = ? AND topic_key = ? LIMIT 1"));
 
-export const topicHasMessages = (_db: Reader, channelId: number, topicKey: string) => topicMessageQuery().get({ channelId, topicKey }) !== undefined;
+export const topicHasMessages = (_db: Reader, channelId: number, topicKey: string) => topicMessageQuery().get(channelId, topicKey) !== null;
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
 const MESSAGE_COLUMNS: Array<keyof MessageValues> = [

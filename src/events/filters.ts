@@ -77,21 +77,35 @@ function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery)
   const { spec } = delivery;
   const options = addressed.options ?? {};
   if (!delivery.recipient && options.addressedElsewhere?.has(delivery.userId)) return [];
-  const flags = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
+  const flags: string[] = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
   if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
-  const { gravatar_computable, ...rest } = event;
-  const shaped: Loose = { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false), flags };
   const echo = options.localEcho;
-  if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) shaped.local_id = echo.localId;
+  if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) return [{ ...shapedMessageEvent(event, spec, flags), local_id: echo.localId }];
+  // Queues of the same format whose users have the same flags get the same object, which
+  // events/answer.ts then serializes once for all of them.
+  let shapes = messageEventsByShape.get(event);
+  if (!shapes) messageEventsByShape.set(event, (shapes = new Map()));
+  const key = `${formatKey(spec)} ${flags.join(",")}`;
+  let shaped = shapes.get(key);
+  if (!shaped) shapes.set(key, (shaped = shapedMessageEvent(event, spec, flags)));
   return [shaped];
 }
+
+const messageEventsByShape = new WeakMap<object, Map<string, Loose>>();
+
+function shapedMessageEvent(event: Loose, spec: QueueSpec, flags: string[]): Loose {
+  const { gravatar_computable, ...rest } = event;
+  return { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false), flags };
+}
+
+const formatKey = (spec: QueueSpec) => `${spec.applyMarkdown} ${spec.clientGravatar}`;
 
 // A message goes to many queues but in few formats: each format is shaped once and shared
 // (delivered events are never edited, so sharing is safe).
 const messagesByFormat = new WeakMap<object, Map<string, Loose>>();
 
 function messageInFormat(message: Loose, spec: QueueSpec, gravatarComputable: boolean): Loose {
-  const key = `${spec.applyMarkdown} ${spec.clientGravatar}`;
+  const key = formatKey(spec);
   let formats = messagesByFormat.get(message);
   if (!formats) messagesByFormat.set(message, (formats = new Map()));
   let shaped = formats.get(key);

@@ -6,12 +6,9 @@ export interface StoredEvent {
   event: DeliveredEvent;
 }
 
-/** The events of a GET /events answer: each event with its ID in this queue. */
-export type FetchedEvent = DeliveredEvent & { id: number };
-
 /** A parked long-poll: settled with events, or with null when the queue is gone. */
 export interface Waiter {
-  settle(events: FetchedEvent[] | null): void;
+  settle(events: StoredEvent[] | null): void;
 }
 
 /**
@@ -42,8 +39,9 @@ export class EventQueue {
     this.events = firstKept === -1 ? [] : this.events.slice(firstKept);
   }
 
-  contents(): FetchedEvent[] {
-    return this.events.map(({ id, event }) => ({ ...event, id }));
+  /** What a GET /events answer carries; events/answer.ts writes them out with their IDs. */
+  contents(): StoredEvent[] {
+    return this.events.slice();
   }
 
   isIdle(now: number, timeoutMs: number): boolean {

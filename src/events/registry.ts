@@ -26,7 +26,7 @@ import { listUserGroupsForApi } from "../shapes/userGroups";
 import { versionFields } from "../version";
 import { eventsForQueue, type FilterContext } from "./filters";
 import { loadQueues, saveQueues } from "./persistence";
-import { EventQueue, type FetchedEvent, type Waiter } from "./queue";
+import { EventQueue, type StoredEvent, type Waiter } from "./queue";
 import type { QueueSpec } from "./spec";
 import type { Addressed } from "./types";
 
@@ -148,7 +148,7 @@ export interface FetchRequest {
  * GET /events: acknowledges up to lastEventId, then answers at once if anything newer is
  * queued (or dont_block), else waits until an event arrives or the heartbeat is due.
  */
-export function fetchEvents(queueId: string, userId: number, request: FetchRequest): Promise<FetchedEvent[]> {
+export function fetchEvents(queueId: string, userId: number, request: FetchRequest): Promise<StoredEvent[]> {
   const queue = accessQueue(queueId, userId);
   queue.lastActive = Date.now();
   if (request.lastEventId !== undefined) queue.acknowledge(request.lastEventId);

@@ -19,6 +19,19 @@ const startedAt = new WeakMap<Request, number>();
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 /**
+ * The parameters a request sent that its route's schema did not keep: the success envelope's
+ * ignored_parameters_unsupported. Added to every success object by the hook below; a route
+ * that answers with a ready-made Response (GET /events) asks for it itself.
+ */
+export function ignoredParameters(request: Request, accepted: object | undefined, params?: object): string[] {
+  const sent = sentParameterNames.get(request) ?? [];
+  if (sent.length === 0) return [];
+  // A path parameter repeated in the body (python-zulip-api does this) was used, not ignored.
+  const kept = new Set([...Object.keys(accepted ?? {}), ...Object.keys(params ?? {})]);
+  return sent.filter((name) => !kept.has(name));
+}
+
+/**
  * Form bodies become plain string maps. Elysia's own multipart parser turns JSON-looking
  * values into objects, which would corrupt a message whose content happens to be "[1]";
  * here every value stays the string the client sent and the route's schema decodes it.
@@ -117,11 +130,7 @@ export const conventions = (app: Elysia) =>
     .onAfterHandle({ as: "global" }, ({ request, response, query, body, params }) => {
       const result = response as Record<string, unknown> | undefined;
       if (!result || typeof result !== "object" || result.result !== "success") return;
-      const sent = sentParameterNames.get(request) ?? [];
-      if (sent.length === 0) return;
-      // A path parameter repeated in the body (python-zulip-api does this) was used, not ignored.
-      const accepted = new Set([...Object.keys(((isRead(request) ? query : body) ?? {}) as object), ...Object.keys((params ?? {}) as object)]);
-      const ignored = sent.filter((name) => !accepted.has(name));
+      const ignored = ignoredParameters(request, (isRead(request) ? query : body) as object | undefined, params as object | undefined);
       if (ignored.length > 0) return { ...result, ignored_parameters_unsupported: ignored };
     })
     .onError({ as: "global" }, ({ error, code, request, route, params, query, body, set }) => {

@@ -2,7 +2,9 @@ import { Elysia, t } from "elysia";
 import { authenticate, authentication } from "../http/auth";
 import { success } from "../http/errors";
 import { register, spectatorsAllowed } from "../events/register";
+import { eventsAnswerJson } from "../events/answer";
 import { deleteQueue, fetchEvents } from "../events/registry";
+import { ignoredParameters } from "../http/conventions";
 
 const EventTypes = t.ArrayString(t.String({ maxLength: 100 }), { maxItems: 500 });
 
@@ -18,6 +20,8 @@ const RegisterParams = t.Object({
   narrow: t.Optional(t.ArrayString(t.Array(t.String({ maxLength: 1000 }), { minItems: 2, maxItems: 2 }), { maxItems: 50 })),
   client_capabilities: t.Optional(t.ObjectString({}, { additionalProperties: t.Boolean(), maxProperties: 50 })),
 });
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 const QueueId = t.String({ minLength: 1, maxLength: 100 });
 
@@ -37,7 +41,9 @@ export const eventRoutes = new Elysia()
     "/events",
     async ({ user, query, request }) => {
       const events = await fetchEvents(query.queue_id, user.id, { lastEventId: query.last_event_id, dontBlock: query.dont_block ?? false, signal: request.signal });
-      return success({ events, queue_id: query.queue_id });
+      const ignored = ignoredParameters(request, query);
+      const extra = ignored.length > 0 ? { queue_id: query.queue_id, ignored_parameters_unsupported: ignored } : { queue_id: query.queue_id };
+      return new Response(eventsAnswerJson(events, extra), { headers: JSON_HEADERS });
     },
     {
       auth: true,

@@ -70,6 +70,22 @@ describe("GET /events", () => {
     expect(Date.now() - started).toBeLessThan(HEARTBEAT_SECONDS * 1000);
   });
 
+  test("the answer is the success envelope as JSON, and names parameters it ignored", async () => {
+    const queueId = await settingsQueue(org.member);
+    await changeSetting(org.member);
+    const response = await org.member.api.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true, colour: "blue" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("application/json");
+    expect(response.body).toEqual({
+      result: "success",
+      msg: "",
+      events: [{ type: "user_settings", op: "update", property: "enter_sends", value: enterSends, id: 0 }],
+      queue_id: queueId,
+      ignored_parameters_unsupported: ["colour"],
+    });
+    expect("ignored_parameters_unsupported" in ok(await org.member.api.get("/events", { queue_id: queueId, last_event_id: 0, dont_block: true }))).toBe(false);
+  });
+
   test("a long-poll with nothing to say ends with a heartbeat when the interval is up", async () => {
     const queueId = await settingsQueue(org.member);
     const started = Date.now();

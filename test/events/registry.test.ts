@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { withIds } from "../../src/events/answer";
 import { createQueue, fetchEvents, publish } from "../../src/events/registry";
 import type { QueueSpec } from "../../src/events/spec";
 import { queueSpec } from "./queueSpec";
@@ -18,7 +19,7 @@ const message = (id: number, senderId = 1) =>
     message: { id, type: "stream", display_recipient: "Denmark", stream_id: 3, subject: "castle", sender_id: senderId, sender_email: "a@example.com", content: "hi" },
   }) as unknown as AnyEvent;
 
-const queued = async (queueId: string, userId: number) => (await fetchEvents(queueId, userId, { dontBlock: true })) as Array<Record<string, any>>;
+const queued = async (queueId: string, userId: number) => withIds(await fetchEvents(queueId, userId, { dontBlock: true })) as Array<Record<string, any>>;
 
 describe("publishing a message event", () => {
   test("reaches its recipients' queues with their own flags, and all_public_streams queues of others only for public channels", async () => {
@@ -55,7 +56,7 @@ describe("publishing a message event", () => {
       { event: message(4), userIds: [301] },
       { event: message(5), userIds: [301] },
     ]);
-    expect(((await waiting) as Array<Record<string, any>>).map((event) => [event.id, event.message.id])).toEqual([
+    expect((withIds(await waiting) as Array<Record<string, any>>).map((event) => [event.id, event.message.id])).toEqual([
       [0, 4],
       [1, 5],
     ]);

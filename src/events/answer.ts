@@ -1,0 +1,31 @@
+import type { StoredEvent } from "./queue";
+
+/**
+ * The JSON of GET /events answers. One message goes to every subscriber's queue, mostly as the
+ * very same event object (filters.ts shares them by format and flags), so each distinct event
+ * is serialized once and its text reused in every answer that carries it; serializing each
+ * answer whole repeated that work once per queue.
+ */
+
+// An event's JSON without its closing brace, so its queue-specific ID can be appended.
+const openJson = new WeakMap<object, string>();
+
+function eventJson({ id, event }: StoredEvent): string {
+  // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
+  if (Object.hasOwn(event, "id")) return JSON.stringify({ ...event, id });
+  let open = openJson.get(event);
+  if (open === undefined) {
+    open = JSON.stringify(event).slice(0, -1);
+    openJson.set(event, open);
+  }
+  return `${open},"id":${id}}`;
+}
+
+/** The event objects as a client receives them, each with its ID in the queue. */
+export const withIds = (events: StoredEvent[]) => events.map(({ id, event }) => ({ ...event, id }));
+
+/** The success envelope of GET /events, with `extra` fields after the events. */
+export function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
+  const rest = JSON.stringify(extra).slice(1);
+  return `{"result":"success","msg":"","events":[${events.map(eventJson).join(",")}]${rest === "}" ? "}" : `,${rest}`}`;
+}
