@@ -8,7 +8,7 @@ describe("GET /events answer JSON", () => {
   test("is the success envelope with each event and its ID, then the extra fields", () => {
     const events = [stored(3, { type: "heartbeat" }), stored(4, { type: "typing", op: "start", sender: { user_id: 7 } })];
     expect(JSON.parse(eventsAnswerJson(events, { queue_id: "q1" }))).toEqual({ result: "success", msg: "", events: withIds(events), queue_id: "q1" });
-    expect(withIds(events)[1]).toEqual({ type: "typing", op: "start", sender: { user_id: 7 }, id: 4 });
+    expect(withIds(events)[1] as object).toEqual({ type: "typing", op: "start", sender: { user_id: 7 }, id: 4 });
   });
 
   test("an event shared by several queues gets each queue's own ID, and its text reflects it as it was shared", () => {
