@@ -77,8 +77,24 @@ export function looksLikeImageUrl(href: string): boolean {
 // Country-code domains that are far more often file extensions ("readme.md", "views.py").
 const FILE_EXTENSION_TLDS = new Set(["md", "py", "zip", "mov", "sh", "rs", "pl"]);
 
+/**
+ * Whether text may hold anything the detector finds: a scheme's "//" or "mailto:", an "@" of
+ * an e-mail address, or a dot followed by a letter or digit, without which no domain is
+ * written. linkify-it runs its fuzzy-link expression, a few thousand characters long, over
+ * the whole text on every test, which made it most of the cost of rendering a short message;
+ * most messages fail this check and skip it.
+ */
+export function mayHoldLink(text: string): boolean {
+  return text.includes("//") || text.includes("@") || /\.[\p{L}\p{N}]|mailto:/iu.test(text);
+}
+
 /** Finds bare URLs ("https://x.org", "example.com/path") the way message text is linkified. */
 export function createBareUrlDetector(options: { emails: boolean }): LinkifyIt {
   const detector = new LinkifyIt().set({ fuzzyLink: true, fuzzyEmail: options.emails, fuzzyIP: false });
-  return detector.tlds(detector.__opts__.tlds.filter((tld) => !FILE_EXTENSION_TLDS.has(tld)));
+  detector.tlds(detector.__opts__.tlds.filter((tld) => !FILE_EXTENSION_TLDS.has(tld)));
+  const test = detector.test.bind(detector);
+  const match = detector.match.bind(detector);
+  detector.test = (text) => mayHoldLink(text) && test(text);
+  detector.match = (text) => (mayHoldLink(text) ? match(text) : null);
+  return detector;
 }
