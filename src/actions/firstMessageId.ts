@@ -1,5 +1,6 @@
 import { eq, min } from "drizzle-orm";
 import { type Channel, updateChannel } from "../db/channels";
+import { cachedStateChanged } from "../db/generation";
 import { messages } from "../db/messages";
 import type { Tx } from "../db/types";
 import { channelAudience } from "./channels";
@@ -13,5 +14,6 @@ export function refreshFirstMessageId(tx: Tx, channel: Channel) {
   const first = tx.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channel.id)).get()?.id ?? null;
   if (first === channel.firstMessageId) return;
   updateChannel(tx, channel.id, { firstMessageId: first });
+  cachedStateChanged();
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: first }, channelAudience(tx, channel));
 }

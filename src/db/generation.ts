@@ -21,9 +21,18 @@ export function databaseSwitched() {
 export function transactionStarted(structural: boolean) {
   if (structural) writing++;
 }
-export function transactionEnded(structural: boolean) {
-  if (!structural) return;
-  writing--;
+export function transactionEnded(structural: boolean, committed: boolean) {
+  if (structural) writing--;
+  // A non-structural transaction may have filled caches from its own uncommitted rows.
+  if (structural || !committed) commits++;
+}
+
+/**
+ * For the one structural change a send can make (a channel's first message sets its
+ * first_message_id): caches are dropped at once, so the rest of the same transaction reads
+ * the new value instead of repeating the change.
+ */
+export function cachedStateChanged() {
   commits++;
 }
 

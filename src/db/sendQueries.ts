@@ -38,8 +38,23 @@ export function everyoneGroupId(_db: Reader): number {
 const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
 const channelById = prepared((db) => db.select().from(channels).where(eq(channels.id, placeholder("id"))).prepare());
 
-export function channelForSending(_db: Reader, by: { name: string } | { id: number }): Channel | undefined {
-  return "name" in by ? channelByNameKey().get({ key: by.name.toLowerCase() }) : channelById().get({ id: by.id });
+// Channels change only in structural transactions, and a channel's first message (the one
+// change a send makes to it) drops this cache at once (cachedStateChanged). Only channels
+// found are kept, so a stream of unknown names cannot grow it.
+const channelsForSending = untilNextCommit(() => new Map<string, Readonly<Channel>>());
+const MAX_CACHED_CHANNELS = 10_000;
+
+export function channelForSending(_db: Reader, by: { name: string } | { id: number }): Readonly<Channel> | undefined {
+  const known = channelsForSending();
+  const key = "name" in by ? `name ${by.name.toLowerCase()}` : `id ${by.id}`;
+  let channel = known.get(key);
+  if (channel === undefined) {
+    channel = "name" in by ? channelByNameKey().get({ key: by.name.toLowerCase() }) : channelById().get({ id: by.id });
+    if (channel === undefined) return undefined;
+    if (known.size >= MAX_CACHED_CHANNELS) known.clear();
+    known.set(key, Object.freeze(channel));
+  }
+  return channel;
 }
 
 const subscribersQuery = prepared((db) =>
@@ -80,31 +95,36 @@ const topicMessageQuery = prepared((db) => (db as unknown as { $client: Database
 export const topicHasMessages = (_db: Reader, channelId: number, topicKey: string) => topicMessageQuery().get(channelId, topicKey) !== null;
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
-const MESSAGE_COLUMNS: Array<keyof MessageValues> = [
-  "recipientId",
-  "channelId",
-  "topic",
-  "topicKey",
-  "senderId",
-  "content",
-  "renderedContent",
-  "client",
-  "dateSent",
-  "isMeMessage",
-  "hasLink",
-  "hasImage",
-  "hasAttachment",
-];
 
-const insertMessageQuery = prepared((db) =>
-  db
-    .insert(messages)
-    .values(Object.fromEntries(MESSAGE_COLUMNS.map((column) => [column, placeholder(column)])) as unknown as NewMessage)
-    .returning()
-    .prepare(),
+// Raw SQL, and the row built from the values stored rather than read back: drizzle's
+// RETURNING * maps all columns and fills every placeholder by name, a good part of the
+// insert's cost on the hot path. The booleans are stored as drizzle stores them, 0 or 1.
+const insertMessageStatement = prepared((db) =>
+  (db as unknown as { $client: Database }).$client.query<{ id: number }, Array<string | number | null>>(
+    `INSERT INTO messages (recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent, is_me_message, has_link, has_image, has_attachment)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  ),
 );
 
-export const insertMessage = (_db: Reader, values: MessageValues): Message => insertMessageQuery().get(values) as Message;
+export function insertMessage(_db: Reader, values: MessageValues): Message {
+  const flag = (value: boolean) => (value ? 1 : 0);
+  const { id } = insertMessageStatement().get(
+    values.recipientId,
+    values.channelId,
+    values.topic,
+    values.topicKey,
+    values.senderId,
+    values.content,
+    values.renderedContent,
+    values.client,
+    values.dateSent,
+    flag(values.isMeMessage),
+    flag(values.hasLink),
+    flag(values.hasImage),
+    flag(values.hasAttachment),
+  )!;
+  return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
+}
 
 const insertFlagsQuery = prepared((db) =>
   db

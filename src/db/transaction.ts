@@ -12,8 +12,9 @@ import type { Reader, Tx } from "./types";
 export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addressed) => void, options: WriteOptions = {}): T {
   const structural = options.structural ?? true;
   transactionStarted(structural);
+  let committed = false;
   try {
-    return database().transaction(
+    const value = database().transaction(
       (drizzleTx) => {
         const tx = Object.assign(drizzleTx, {
           emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions) {
@@ -26,8 +27,10 @@ export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addresse
       },
       { behavior: "immediate" },
     );
+    committed = true;
+    return value;
   } finally {
-    transactionEnded(structural);
+    transactionEnded(structural, committed);
   }
 }
 

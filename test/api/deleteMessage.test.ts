@@ -204,6 +204,22 @@ describe("events", () => {
     expect(last.at(-1)).toMatchObject({ property: "first_message_id", value: null });
   });
 
+  test("messages sent together into an emptied channel set first_message_id once, to the first of them", async () => {
+    const name = uniqueName("refill");
+    const id = await createChannel(org, org.member, { principals: [org.member.id] }, name);
+    const [{ first_message_id: announcement }] = queryServer<{ first_message_id: number }>(org.server, "SELECT first_message_id FROM channels WHERE id = ?", id);
+    ok(await remove(org.admin, announcement));
+    const watching = await queues([org.member2], true);
+    // Sent in one burst, so they share one transaction (group commit).
+    const ids = (await Promise.all(["one", "two", "three", "four"].map((content) => post(org.member, content, name)))).sort((a, b) => a - b);
+    const first = { type: "stream", op: "update", stream_id: id, name, property: "first_message_id", value: ids[0] };
+    expect((await pendingOf(org.member2, watching.get(org.member2)!, ["stream"])).map(({ id: _, ...event }) => event)).toEqual([first]);
+    expect(queryServer(org.server, "SELECT first_message_id FROM channels WHERE id = ?", id)).toEqual([{ first_message_id: ids[0] }]);
+    // Later sends see the channel as it is now, and say nothing more.
+    await post(org.member, "five", name);
+    expect(await pendingOf(org.member2, watching.get(org.member2)!, ["stream"])).toHaveLength(1);
+  });
+
   test("deleting a later message leaves first_message_id alone and sends no stream event", async () => {
     const id = await post(org.member);
     const watching = await queues([org.member], true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, uniqueName } from "../helpers/channels";
-import { type Org, type Person, seedOrg } from "../helpers/seed";
+import { ok, type Org, type Person, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk, setUserSetting } from "../helpers/sending";
 import { SEED_TIMEOUT_MS, type Event, type State, pending, register } from "./support";
 
@@ -72,6 +72,11 @@ describe("a channel message", () => {
     expect(rich.message.content).toContain(`data-user-id="${org.member2.id}"`);
     expect(rich.message.avatar_url).toStartWith("https://secure.gravatar.com/avatar/");
     expect(Number.isInteger(rich.message.timestamp)).toBe(true);
+    // The event carries the message exactly as history will serve it.
+    const history = ok(await org.member2.api.get("/messages", { anchor: id, num_before: 0, num_after: 0, apply_markdown: true, client_gravatar: false, allow_empty_topic_name: true }));
+    const { flags: storedFlags, ...stored } = history.messages[0];
+    expect(rich.message).toEqual(stored);
+    expect(storedFlags).toEqual(["mentioned"]);
 
     const plain = await eventOf(org.member2, markdown, id);
     expect(plain.message).toMatchObject({ content: "**bold** @**Max Member**", content_type: "text/x-markdown", subject: "general chat", avatar_url: null });
