@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { messageAudience, readableMessagesInTopic } from "../access/messages";
+import { indexInsertedMessages } from "../db/searchIndex";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { realmLinkifiers } from "../db/linkifiers";
 import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
@@ -121,6 +122,9 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipien
     // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
     if (move && move.resolution === null) changes.lastMovedTime = editTime;
     changes.editHistory = [entry, ...(message.editHistory ?? [])];
+    // The update trigger re-indexes the message; it must be in the index first, even if this
+    // transaction created it.
+    indexInsertedMessages();
     tx.update(messages).set(changes).where(eq(messages.id, message.id)).run();
   }
 }

@@ -6,6 +6,7 @@ import { userGroups } from "./groups";
 import { type Message, messageFlags, messages, type NewMessage, recipients } from "./messages";
 import { untilNextCommit } from "./generation";
 import { prepared } from "./prepared";
+import { messageInserted } from "./searchIndex";
 import type { Reader } from "./types";
 import { users } from "./users";
 
@@ -123,6 +124,7 @@ export function insertMessage(_db: Reader, values: MessageValues): Message {
     flag(values.hasImage),
     flag(values.hasAttachment),
   )!;
+  messageInserted(id);
   return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
 }
 

@@ -2,6 +2,7 @@ import { publish } from "../events/registry";
 import type { Addressed, AnyEvent, DeliveryOptions } from "../events/types";
 import { database } from "./client";
 import { transactionEnded, transactionStarted } from "./generation";
+import { forgetInsertedMessages, indexInsertedMessages } from "./searchIndex";
 import type { Reader, Tx } from "./types";
 
 /**
@@ -23,6 +24,7 @@ export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addresse
         }) as unknown as Tx;
         const value = change(tx);
         if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
+        indexInsertedMessages();
         return value;
       },
       { behavior: "immediate" },
@@ -30,6 +32,7 @@ export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addresse
     committed = true;
     return value;
   } finally {
+    if (!committed) forgetInsertedMessages();
     transactionEnded(structural, committed);
   }
 }

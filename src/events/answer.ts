@@ -10,15 +10,13 @@ import type { StoredEvent } from "./queue";
 // An event's JSON without its closing brace, so its queue-specific ID can be appended.
 const openJson = new WeakMap<object, string>();
 
-function eventJson({ id, event }: StoredEvent): string {
-  // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
-  if (Object.hasOwn(event, "id")) return JSON.stringify({ ...event, id });
+function openJsonOf(event: object): string {
   let open = openJson.get(event);
   if (open === undefined) {
     open = JSON.stringify(event).slice(0, -1);
     openJson.set(event, open);
   }
-  return `${open},"id":${id}}`;
+  return open;
 }
 
 /** The event objects as a client receives them, each with its ID in the queue. */
@@ -26,6 +24,14 @@ export const withIds = (events: StoredEvent[]) => events.map(({ id, event }) => 
 
 /** The success envelope of GET /events, with `extra` fields after the events. */
 export function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
+  const parts: string[] = ['{"result":"success","msg":"","events":['];
+  events.forEach(({ id, event }, i) => {
+    if (i > 0) parts.push(",");
+    // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
+    if (Object.hasOwn(event, "id")) parts.push(JSON.stringify({ ...event, id }));
+    else parts.push(openJsonOf(event), ',"id":', String(id), "}");
+  });
   const rest = JSON.stringify(extra).slice(1);
-  return `{"result":"success","msg":"","events":[${events.map(eventJson).join(",")}]${rest === "}" ? "}" : `,${rest}`}`;
+  parts.push(rest === "}" ? "]}" : `],${rest}`);
+  return parts.join("");
 }

@@ -40,8 +40,10 @@ export function eventsForQueue(addressed: Addressed, delivery: Delivery, context
   const { spec } = delivery;
   const event = addressed.event as Loose;
   if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
+  // Each case of shapeForClient returns a fresh array, so it may be changed in place.
   const shaped = shapeForClient(event, addressed, delivery, context);
-  return deliver(spec.capabilities.empty_topic_name ? shaped : shaped.map((each) => withTopicDisplayNames(each, context)));
+  if (!spec.capabilities.empty_topic_name) for (let i = 0; i < shaped.length; i++) shaped[i] = withTopicDisplayNames(shaped[i], context);
+  return deliver(shaped);
 }
 
 function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, context: FilterContext): Loose[] {
@@ -85,7 +87,7 @@ function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery)
   // events/answer.ts then serializes once for all of them.
   let shapes = messageEventsByShape.get(event);
   if (!shapes) messageEventsByShape.set(event, (shapes = new Map()));
-  const key = `${formatKey(spec)} ${flags.join(",")}`;
+  const key = flags.length === 0 ? formatKey(spec) : `${formatKey(spec)} ${flags.join(",")}`;
   let shaped = shapes.get(key);
   if (!shaped) shapes.set(key, (shaped = shapedMessageEvent(event, spec, flags)));
   return [shaped];
@@ -98,7 +100,7 @@ function shapedMessageEvent(event: Loose, spec: QueueSpec, flags: string[]): Loo
   return { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false), flags };
 }
 
-const formatKey = (spec: QueueSpec) => `${spec.applyMarkdown} ${spec.clientGravatar}`;
+const formatKey = (spec: QueueSpec) => (spec.applyMarkdown ? (spec.clientGravatar ? "html gravatar" : "html") : spec.clientGravatar ? "markdown gravatar" : "markdown");
 
 // A message goes to many queues but in few formats: each format is shaped once and shared
 // (delivered events are never edited, so sharing is safe).
