@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import type { Database } from "bun:sqlite";
 import { prepared } from "./prepared";
 import { write } from "./transaction";
 import type { Tx } from "./types";
@@ -30,7 +30,7 @@ const MAX_BATCH = 256;
 let queued: Queued[] = [];
 
 // Rows changed on this connection so far: how a failed change is known to have written.
-const totalChangesQuery = prepared((db) => db.select({ count: sql<number>`total_changes()` }).from(sql`(SELECT 1)`).prepare());
+const totalChangesQuery = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ count: number }, []>("SELECT total_changes() AS count"));
 const totalChanges = () => totalChangesQuery().get()!.count;
 
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */

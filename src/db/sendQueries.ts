@@ -128,14 +128,11 @@ export function insertMessage(_db: Reader, values: MessageValues): Message {
   return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
 }
 
-const insertFlagsQuery = prepared((db) =>
-  db
-    .insert(messageFlags)
-    .values({ userId: placeholder("userId"), messageId: placeholder("messageId"), recipientId: placeholder("recipientId"), flags: placeholder("flags") })
-    .prepare(),
+const insertFlagsStatement = prepared((db) =>
+  (db as unknown as { $client: Database }).$client.query<never, [number, number, number, number]>("INSERT INTO message_flags (user_id, message_id, recipient_id, flags) VALUES (?, ?, ?, ?)"),
 );
 
 export function insertMessageFlags(_db: Reader, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
-  const insert = insertFlagsQuery();
-  for (const row of rows) insert.run(row);
+  const insert = insertFlagsStatement();
+  for (const row of rows) insert.run(row.userId, row.messageId, row.recipientId, row.flags);
 }

@@ -62,7 +62,10 @@ export interface ContentReferences {
   emojiNames: string[];
 }
 
-function* allMatches(pattern: RegExp, src: string): Generator<RegExpExecArray> {
+// Each kind of reference starts with a character most messages lack; its pattern runs only
+// when the character is there.
+function* allMatches(pattern: RegExp, src: string, required: string): Generator<RegExpExecArray> {
+  if (!src.includes(required)) return;
   const global = new RegExp(pattern.source, "g");
   for (const match of src.matchAll(global)) yield match;
 }
@@ -74,7 +77,7 @@ function* allMatches(pattern: RegExp, src: string): Generator<RegExpExecArray> {
 export function extractReferences(content: string): ContentReferences {
   const userNames = new Set<string>();
   const userIds = new Set<number>();
-  for (const [, , text] of allMatches(USER_MENTION, content)) {
+  for (const [, , text] of allMatches(USER_MENTION, content, "@")) {
     const target = parseUserMention(text!);
     if (target.kind === "name") userNames.add(target.name);
     if (target.kind === "id") {
@@ -83,13 +86,13 @@ export function extractReferences(content: string): ContentReferences {
     }
   }
   const groupNames = new Set<string>();
-  for (const [, , name] of allMatches(GROUP_MENTION, content)) groupNames.add(name!);
+  for (const [, , name] of allMatches(GROUP_MENTION, content, "@")) groupNames.add(name!);
   const channelNames = new Set<string>();
-  for (const [, text] of allMatches(CHANNEL_LINK, content)) {
+  for (const [, text] of allMatches(CHANNEL_LINK, content, "#")) {
     channelNames.add(parseChannelLink(text!).channel);
   }
   const emojiNames = new Set<string>();
-  for (const [, name] of allMatches(EMOJI_NAME, content)) emojiNames.add(name!);
+  for (const [, name] of allMatches(EMOJI_NAME, content, ":")) emojiNames.add(name!);
   return {
     userNames: [...userNames],
     userIds: [...userIds],
