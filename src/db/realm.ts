@@ -44,7 +44,15 @@ export function getRealm(db: Reader): Realm {
   return realm;
 }
 
+// Every message's shaping asks for it; parsing the URL each time showed in profiles.
+const hostsByUrl = new Map<string, string>();
+
 /** Host part of the realm URL, used as the e-mail domain of bots. */
 export function realmHost(realm: Pick<Realm, "url">): string {
-  return new URL(realm.url).hostname;
+  let host = hostsByUrl.get(realm.url);
+  if (host === undefined) {
+    if (hostsByUrl.size > 100) hostsByUrl.clear();
+    hostsByUrl.set(realm.url, (host = new URL(realm.url).hostname));
+  }
+  return host;
 }
