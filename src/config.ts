@@ -20,8 +20,6 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
-  /** Whether POST /messages renders Markdown on a thread of its own (render/offThread.ts). */
-  renderThread: boolean;
 }
 
 const env = (name: string) => process.env[name];
@@ -52,7 +50,6 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
     deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
-    renderThread: intFromEnv("PARLEY_RENDER_THREAD", 1) !== 0,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

@@ -74,15 +74,6 @@ describe("the compiled binary", () => {
     expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
   });
 
-  test("renders messages on its render thread, a second entry point inside the binary", async () => {
-    const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
-    const sent = ok(await owner.api.post("/messages", { type: "direct", to: JSON.stringify([owner.id]), content: "**bold** and :smile:" }));
-    const [message] = ok(await owner.api.get("/messages", { anchor: sent.id, num_before: 0, num_after: 0 })).messages;
-    expect(message.content).toBe("<p><strong>bold</strong> and <span aria-label=\"smile\" class=\"emoji emoji-1f642\" role=\"img\" title=\"smile\">:smile:</span></p>");
-    expect(server.output).toContain("Rendering messages on a thread of their own");
-    expect(server.output).not.toContain("render thread");
-  });
-
   test("serves its pages from inside the binary", async () => {
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);

@@ -68,7 +68,7 @@ describe("help", () => {
     for (const args of [["serve", "--help"], ["serve", "-h"], ["help", "serve"]]) {
       const result = runParley(args);
       expect(result.exitCode).toBe(0);
-      for (const text of ["--data-dir DIR", "--host HOST", "--port PORT", "PARLEY_DATA_DIR", "PARLEY_HOST", "PARLEY_PORT", "./data", "0.0.0.0", "8080", "PARLEY_LOGIN_FAILURE_LIMIT", "PARLEY_RENDER_THREAD"]) {
+      for (const text of ["--data-dir DIR", "--host HOST", "--port PORT", "PARLEY_DATA_DIR", "PARLEY_HOST", "PARLEY_PORT", "./data", "0.0.0.0", "8080", "PARLEY_LOGIN_FAILURE_LIMIT"]) {
         expect(result.stdout).toContain(text);
       }
     }
@@ -224,26 +224,6 @@ describe("serve", () => {
     expect(await server.stop()).toBe(0);
     expect(server.output).toContain(`(data in ${join(cwd, "data")})`);
     expect(existsSync(join(cwd, "data", "parley.db"))).toBe(true);
-  });
-
-  test("PARLEY_RENDER_THREAD=0 renders sent messages on the main thread, with the same result", async () => {
-    const rendered: string[] = [];
-    for (const setting of ["0", "1"]) {
-      const dataDir = tempDataDir();
-      const server = await startInitializedServer({ dataDir, env: { PARLEY_RENDER_THREAD: setting } });
-      try {
-        const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
-        const { id } = ok(await owner.api.post("/messages", { type: "direct", to: JSON.stringify([owner.id]), content: "**bold** `code` :smile:" }));
-        rendered.push(ok(await owner.api.get("/messages", { anchor: id, num_before: 0, num_after: 0 })).messages[0].content);
-        expect(server.output.includes("Rendering messages on a thread of their own")).toBe(setting === "1");
-        expect(server.output).not.toContain("render thread");
-      } finally {
-        await server.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-    expect(rendered[0]).toStartWith("<p><strong>bold</strong> <code>code</code>");
-    expect(rendered[1]).toBe(rendered[0]);
   });
 
   test("keeps everything across a clean stop and a crash", async () => {

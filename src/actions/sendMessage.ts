@@ -8,7 +8,7 @@ import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { badRequest } from "../http/errors";
 import { isHumanClient } from "../messages/client";
-import { renderForSending, renderForSendingOffThread } from "../messages/compose";
+import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic } from "../messages/content";
 import { emitMessage } from "../messages/delivery";
 import { applyMentions } from "../messages/mentionRules";
@@ -52,8 +52,7 @@ interface Draft {
   localEcho?: { queueId: string; localId: string };
 }
 
-/** Everything about a message that is checked before its transaction, except its rendering. */
-function check(db: Reader, sender: User, realm: Realm, request: SendMessageRequest): Omit<Draft, "rendered"> {
+function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageRequest): Draft {
   const address = parseAddress(request.type, request.to);
   if (request.queueId !== undefined && request.localId === undefined) throw badRequest("Missing 'local_id' argument");
   const content = normalizeContent(request.content);
@@ -63,6 +62,7 @@ function check(db: Reader, sender: User, realm: Realm, request: SendMessageReque
     address,
     content,
     topic,
+    rendered: renderForSending(db, sender, realm, content),
     client: request.client,
     readBySender: request.readBySender ?? isHumanClient(request.client),
     localEcho: request.queueId !== undefined ? { queueId: request.queueId, localId: request.localId! } : undefined,
@@ -70,26 +70,21 @@ function check(db: Reader, sender: User, realm: Realm, request: SendMessageReque
 }
 
 /**
- * POST /messages. Checking happens first and rendering on the render thread, both before the
- * transaction; the transaction resolves the recipient with the sender's permissions, stores
- * the message with its few flag rows, and emits the events that go out once it commits. Sends
- * arriving together share one transaction (db/groupCommit.ts); each is answered after that
- * commit.
+ * POST /messages. Checking and rendering happen before the transaction; the transaction
+ * resolves the recipient with the sender's permissions, stores the message with its few flag
+ * rows, and emits the events that go out once it commits. Sends arriving together share one
+ * transaction (db/groupCommit.ts); each is answered after that commit.
  */
-export async function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+export function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
   // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
   const db = database();
-  const realm = getRealm(db);
-  const checked = check(db, sender, realm, request);
-  const rendered = await renderForSendingOffThread(db, sender, realm, checked.content);
-  return writeShared((tx) => store(tx, sender, { ...checked, rendered }));
+  const draft = prepare(db, sender, getRealm(db), request);
+  return writeShared((tx) => store(tx, sender, draft));
 }
 
 /** Sends from inside another action's transaction (the notification bot's announcements). */
 export function sendMessageInTransaction(tx: Tx, sender: User, request: SendMessageRequest): SendMessageResult {
-  const realm = getRealm(tx);
-  const checked = check(tx, sender, realm, request);
-  return store(tx, sender, { ...checked, rendered: renderForSending(tx, sender, realm, checked.content) });
+  return store(tx, sender, prepare(tx, sender, getRealm(tx), request));
 }
 
 function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {

@@ -5,7 +5,6 @@ import { createApp } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
 import { startEventQueues, stopEventQueues } from "../events/registry";
-import { configureRenderThread, stopRenderThread } from "../render/offThread";
 import { log } from "../log";
 import { SERVER_VERSION } from "../version";
 import { SERVE_USAGE } from "./usage";
@@ -60,7 +59,6 @@ export async function runServe(args: string[]): Promise<number> {
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
-  configureRenderThread({ enabled: config.renderThread });
   startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
   // Listening for signals before announcing the address: whoever reads the start line may stop
   // us at once, and a SIGTERM that finds no handler kills the process without a clean stop.
@@ -82,7 +80,6 @@ export async function runServe(args: string[]): Promise<number> {
   await app.stop(true);
   // After the server stopped taking requests, so no event is published after the queues are saved.
   stopEventQueues();
-  stopRenderThread();
   closeDatabase();
   log.info("Stopped cleanly");
   log.flush();

@@ -30,8 +30,6 @@ Environment:
   PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed per account and per address
                                        within the window; 0 turns the limit off (default 10)
   PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  The window for that limit (default 900)
-  PARLEY_RENDER_THREAD                 1 renders sent messages on a thread of their own,
-                                       about 20 MB more memory; 0 on the main thread (default 1)
 `;
 
 export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]

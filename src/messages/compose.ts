@@ -6,9 +6,8 @@ import { linkifierDefinitions } from "../db/linkifiers";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
-import { createRenderContext, type LinkableChannel, type MentionableGroup, type MentionableUser, type RenderContextRows } from "../render/context";
+import { createRenderContext, type LinkableChannel, type MentionableGroup, type MentionableUser } from "../render/context";
 import { renderMessage, type RenderResult } from "../render/markdown";
-import { renderOffThread } from "../render/offThread";
 import { extractReferences } from "../render/syntax";
 
 /**
@@ -54,26 +53,17 @@ function linkableChannels(db: Reader, sender: User, names: string[]): LinkableCh
     .map((channel) => ({ id: channel.id, name: channel.name }));
 }
 
-/** Just the rows the content's mentions and links may name, as the sender may see them. */
-function rowsForRendering(db: Reader, sender: User, realm: Realm, content: string): RenderContextRows {
+export function renderForSending(db: Reader, sender: User, realm: Realm, content: string): RenderResult {
   const references = extractReferences(content);
-  return {
+  const context = createRenderContext({
     users: mentionableUsers(db, references.userNames, references.userIds),
     groups: mentionableGroups(db, references.groupNames),
     channels: linkableChannels(db, sender, references.channelNames),
     linkifiers: linkifierDefinitions(db),
     realmUrl: realm.url,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,
-  };
-}
-
-export function renderForSending(db: Reader, sender: User, realm: Realm, content: string): RenderResult {
-  return renderMessage(content, createRenderContext(rowsForRendering(db, sender, realm, content)));
-}
-
-/** The same, rendered on the render thread (render/offThread.ts): for POST /messages. */
-export function renderForSendingOffThread(db: Reader, sender: User, realm: Realm, content: string): Promise<RenderResult> {
-  return renderOffThread(content, rowsForRendering(db, sender, realm, content));
+  });
+  return renderMessage(content, context);
 }
 
 /**

@@ -11,12 +11,7 @@ export const users = [
 ];
 
 export function testContext(overrides: RenderContextRows = {}) {
-  return createRenderContext(testRows(overrides));
-}
-
-/** The rows behind testContext, as the render thread receives them. */
-export function testRows(overrides: RenderContextRows = {}): RenderContextRows {
-  return {
+  return createRenderContext({
     users,
     groups: [
       { id: 3, name: "support" },
@@ -30,7 +25,7 @@ export function testRows(overrides: RenderContextRows = {}): RenderContextRows {
     linkifiers: [{ pattern: "#(?P<id>[0-9]+)", urlTemplate: "https://github.com/org/repo/issues/{id}" }],
     realmUrl: "https://chat.example.com",
     ...overrides,
-  };
+  });
 }
 
 const ALLOWED_TAGS = new Set([
