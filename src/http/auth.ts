@@ -74,8 +74,10 @@ const authenticated = new WeakMap<Request, User>();
  */
 export const authentication = new Elysia({ name: "authentication" }).macro({
   auth: {
-    transform({ request, headers }) {
-      authenticated.set(request, authenticate(headers.authorization));
+    // The header is read from the request itself: asking Elysia for `headers` makes it copy
+    // every header into an object on each request to these routes.
+    transform({ request }) {
+      authenticated.set(request, authenticate(request.headers.get("authorization") ?? undefined));
     },
     resolve({ request }) {
       const user = authenticated.get(request);

@@ -25,10 +25,9 @@ const isRead = (request: Request) => request.method === "GET" || request.method 
  */
 export function ignoredParameters(request: Request, accepted: object | undefined, params?: object): string[] {
   const sent = sentParameterNames.get(request) ?? [];
-  if (sent.length === 0) return [];
   // A path parameter repeated in the body (python-zulip-api does this) was used, not ignored.
-  const kept = new Set([...Object.keys(accepted ?? {}), ...Object.keys(params ?? {})]);
-  return sent.filter((name) => !kept.has(name));
+  const kept = (name: string) => (accepted !== undefined && Object.hasOwn(accepted, name)) || (params !== undefined && Object.hasOwn(params, name));
+  return sent.filter((name) => !kept(name));
 }
 
 /**

@@ -21,14 +21,14 @@ const SendParams = t.Object({
 /** POST /messages (spec 4.1). GET /messages and the other history routes live in messageHistory.ts. */
 export const messageRoutes = new Elysia().use(authentication).post(
   "/messages",
-  async ({ user, body, headers }) =>
+  async ({ user, body, request }) =>
     success({
       ...(await sendMessage(user, {
         type: body.type,
         to: body.to,
         content: body.content,
         topic: body.topic ?? body.subject,
-        client: clientName(body.client, headers["user-agent"]),
+        client: clientName(body.client, request.headers.get("user-agent") ?? undefined),
         readBySender: body.read_by_sender,
         queueId: body.queue_id,
         localId: body.local_id,
