@@ -1,5 +1,4 @@
-import type { Database } from "bun:sqlite";
-import { prepared } from "./prepared";
+import { rawStatement } from "./prepared";
 
 // Free of bun:sqlite imports for the same reason as prepared.ts: table modules use it.
 
@@ -38,7 +37,7 @@ export function cachedStateChanged() {
 
 // Changes committed by other connections (an operator's sqlite3, a backup tool, a test)
 // move SQLite's data_version; our own commits are counted above.
-const dataVersion = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ data_version: number }, []>("PRAGMA data_version"));
+const dataVersion = rawStatement<{ data_version: number }, []>("PRAGMA data_version");
 
 /**
  * A value derived from the database and kept in memory until a structural commit, so the
@@ -55,7 +54,7 @@ let askedAt = 0;
 function externalDataVersion(): number {
   const now = performance.now();
   if (knownDataVersion < 0 || now - askedAt > EXTERNAL_CHANGE_DELAY_MS) {
-    knownDataVersion = dataVersion().get()!.data_version;
+    knownDataVersion = dataVersion().values()[0][0] as number;
     askedAt = now;
   }
   return knownDataVersion;

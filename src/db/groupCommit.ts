@@ -1,5 +1,4 @@
-import type { Database } from "bun:sqlite";
-import { prepared } from "./prepared";
+import { rawStatement } from "./prepared";
 import { write } from "./transaction";
 import type { Tx } from "./types";
 
@@ -30,8 +29,8 @@ const MAX_BATCH = 256;
 let queued: Queued[] = [];
 
 // Rows changed on this connection so far: how a failed change is known to have written.
-const totalChangesQuery = prepared((db) => (db as unknown as { $client: Database }).$client.query<{ count: number }, []>("SELECT total_changes() AS count"));
-const totalChanges = () => totalChangesQuery().get()!.count;
+const totalChangesQuery = rawStatement<{ count: number }, []>("SELECT total_changes() AS count");
+const totalChanges = () => totalChangesQuery().values()[0][0] as number;
 
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
 class FailedAfterWriting extends Error {}

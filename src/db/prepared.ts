@@ -1,7 +1,8 @@
+import type { Database, SQLQueryBindings } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 
-// Deliberately free of bun:sqlite imports: table modules use this, and drizzle-kit loads
-// those under Node.
+// Deliberately free of bun:sqlite imports other than types (which vanish when compiled): table
+// modules use this, and drizzle-kit loads those under Node.
 type Db = BunSQLiteDatabase<Record<string, unknown>>;
 
 let current: Db | null = null;
@@ -25,4 +26,14 @@ export function prepared<Query>(build: (db: Db) => Query): () => Query {
     if (query === undefined) byDatabase.set(current, (query = build(current)));
     return query;
   };
+}
+
+/**
+ * Raw SQL compiled once per open database, for the few statements on the send path where
+ * drizzle's own cost showed (db/sendQueries.ts says which and why). Finish each run: get() on
+ * an INSERT ... RETURNING leaves the statement open, which keeps WAL checkpoints from
+ * completing; use run() and lastInsertRowid, or values().
+ */
+export function rawStatement<Row, Params extends SQLQueryBindings[]>(text: string) {
+  return prepared((db) => (db as unknown as { $client: Database }).$client.query<Row, Params>(text));
 }

@@ -1,5 +1,4 @@
-import type { Database } from "bun:sqlite";
-import { prepared } from "./prepared";
+import { rawStatement } from "./prepared";
 
 /**
  * Feeding new messages to the full-text index (messages_fts, migrations 0001 and 0002). A
@@ -18,10 +17,8 @@ export function messageInserted(id: number) {
 }
 
 // Messages deleted again in the same transaction are simply not there to be indexed.
-const indexRange = prepared((db) =>
-  (db as unknown as { $client: Database }).$client.query<never, [number, number]>(
-    "INSERT INTO messages_fts (rowid, content, topic, scope) SELECT id, content, topic, 'r' || recipient_id FROM messages WHERE id BETWEEN ? AND ?",
-  ),
+const indexRange = rawStatement<never, [number, number]>(
+  "INSERT INTO messages_fts (rowid, content, topic, scope) SELECT id, content, topic, 'r' || recipient_id FROM messages WHERE id BETWEEN ? AND ?",
 );
 
 /** Run by transact() as the last statement of every write transaction. */
