@@ -87,11 +87,14 @@ export function sendMessageInTransaction(tx: Tx, sender: User, request: SendMess
   return store(tx, sender, prepare(tx, sender, getRealm(tx), request));
 }
 
+// The sender is usually subscribed already; the list is then shared, not copied.
+const withSender = (subscriberIds: readonly number[], senderId: number): readonly number[] => (subscriberIds.includes(senderId) ? subscriberIds : [...subscriberIds, senderId]);
+
 function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
   const { realm } = draft;
   const destination = resolveDestination(tx, sender, realm, draft.address);
   const isChannel = destination.kind === "channel";
-  const recipientIds = isChannel ? [...new Set([...destination.subscriberIds, sender.id])] : destination.participants.map((user) => user.id);
+  const recipientIds = isChannel ? withSender(destination.subscriberIds, sender.id) : destination.participants.map((user) => user.id);
   const bits = applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
   if (draft.readBySender) bits.set(sender.id, (bits.get(sender.id) ?? 0) | Flag.READ);
 

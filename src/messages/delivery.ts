@@ -21,7 +21,7 @@ export interface SentMessage {
   sender: User;
   destination: Destination;
   /** Everyone whose queues get the event: the channel's subscribers or the conversation, and the sender. */
-  recipientIds: number[];
+  recipientIds: readonly number[];
   /** Recipients' flags; those without an entry have none. */
   flagsByUser: Map<number, string[]>;
   localEcho?: { queueId: string; localId: string };
@@ -34,7 +34,7 @@ const hasPublicEmail = (user: User) => user.isBot || user.settings.email_address
 
 interface Copy {
   viewer: Viewer;
-  userIds: number[];
+  userIds: readonly number[];
 }
 
 /** Which of the restricted addresses a viewer may see, as a key: viewers with equal keys share a copy. */
@@ -47,14 +47,15 @@ function copiesByEmailVisibility(tx: Tx, sent: SentMessage, restricted: User[]):
     copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
     return copies;
   }
-  const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, sent.recipientIds)).all();
+  const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...sent.recipientIds])).all();
+  const grouped = new Map<string, { viewer: Viewer; userIds: number[] }>();
   for (const viewer of viewers) {
     const key = visibilityKey(viewer, restricted);
-    const copy = copies.get(key);
+    const copy = grouped.get(key);
     if (copy) copy.userIds.push(viewer.id);
-    else copies.set(key, { viewer, userIds: [viewer.id] });
+    else grouped.set(key, { viewer, userIds: [viewer.id] });
   }
-  return copies;
+  return grouped;
 }
 
 export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {

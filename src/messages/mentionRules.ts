@@ -37,8 +37,10 @@ export type MentionScope = Pick<ChannelDestination, "kind" | "channel" | "subscr
  */
 export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: MentionScope, topic: string, recipientIds: readonly number[]): Map<number, number> {
   const bits = new Map<number, number>();
-  const recipients = new Set(recipientIds);
+  // Built only when someone is mentioned: most messages mention no one.
+  let recipients: Set<number> | undefined;
   const add = (userIds: Iterable<number>, flag: number) => {
+    recipients ??= new Set(recipientIds);
     for (const id of userIds) if (recipients.has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
   };
   const maySpeakToMany = () => isUserInGroup(db, sender.id, realm.settings.can_mention_many_users_group);

@@ -69,7 +69,7 @@ export interface ChannelDestination {
   channel: Channel;
   recipientId: number;
   /** Active subscribers who are active users. */
-  subscriberIds: number[];
+  subscriberIds: readonly number[];
   /** Whether the sender is subscribed and muted the channel. */
   senderMuted: boolean;
 }
@@ -89,10 +89,9 @@ export function resolveDestination(tx: Reader, sender: User, realm: Realm, addre
     const channel = channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
     if (!channel) throw channelDoesNotExist(address);
     const subscribers = channelSubscribers(tx, channel.id);
-    const own = subscribers.find((row) => row.userId === sender.id);
-    checkMaySend(tx, sender, channel, own !== undefined, address);
+    checkMaySend(tx, sender, channel, subscribers.userIds.includes(sender.id), address);
     const recipientId = findChannelRecipientId(tx, channel.id) ?? channelRecipient(tx, channel.id).id;
-    return { kind: "channel", channel, recipientId, subscriberIds: subscribers.map((row) => row.userId), senderMuted: own?.isMuted ?? false };
+    return { kind: "channel", channel, recipientId, subscriberIds: subscribers.userIds, senderMuted: subscribers.mutedIds.has(sender.id) };
   }
   const participants = directParticipants(tx, sender, realm, address);
   checkDirectMessagePermission(tx, sender, realm, participants);
