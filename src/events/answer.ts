@@ -7,15 +7,16 @@ import type { StoredEvent } from "./queue";
  * answer whole repeated that work once per queue.
  */
 
-// An event's JSON without its closing brace, so its queue-specific ID can be appended.
-const openJson = new WeakMap<object, string>();
+// An event's JSON without its closing brace, so its queue-specific ID can be appended. Kept on
+// the event itself, under a symbol that JSON.stringify and object spread both pass over: a
+// WeakMap of every queued event made each garbage collection walk its entries.
+const OPEN_JSON = Symbol("open JSON");
 
 function openJsonOf(event: object): string {
-  let open = openJson.get(event);
-  if (open === undefined) {
-    open = JSON.stringify(event).slice(0, -1);
-    openJson.set(event, open);
-  }
+  const memo = (event as { [OPEN_JSON]?: string })[OPEN_JSON];
+  if (memo !== undefined) return memo;
+  const open = JSON.stringify(event).slice(0, -1);
+  if (Object.isExtensible(event)) Object.defineProperty(event, OPEN_JSON, { value: open });
   return open;
 }
 

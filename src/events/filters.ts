@@ -29,6 +29,24 @@ export interface FilterContext {
   emptyTopicDisplayName(): string;
   userSettings(userId: number): UserSettings | undefined;
   userGroup(groupId: number): ApiUserGroup | undefined;
+  /**
+   * The shape `key` of `source`, made once per publish and shared by every queue that takes
+   * that shape. Kept only while one publish runs: a WeakMap held for as long as the events
+   * live made every garbage collection walk its entries, and under load that was most of it.
+   */
+  sharedShape(source: object, key: string, make: () => Loose): Loose;
+}
+
+/** A fresh sharedShape store, for one publish. */
+export function shapeStore(): FilterContext["sharedShape"] {
+  const shapes = new Map<object, Map<string, Loose>>();
+  return (source, key, make) => {
+    let bySource = shapes.get(source);
+    if (!bySource) shapes.set(source, (bySource = new Map()));
+    let shaped = bySource.get(key);
+    if (!shaped) bySource.set(key, (shaped = make()));
+    return shaped;
+  };
 }
 
 // Events are a typed union, but these transforms also serve kinds later features add
@@ -50,7 +68,7 @@ function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, 
   const { capabilities } = delivery.spec;
   switch (event.type) {
     case "message":
-      return messageForQueue(event, addressed, delivery);
+      return messageForQueue(event, addressed, delivery, context);
     case "update_display_settings":
     case "update_global_notifications":
       return capabilities.user_settings_object ? [] : [event];
@@ -75,48 +93,33 @@ function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, 
   }
 }
 
-function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery): Loose[] {
+function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery, context: FilterContext): Loose[] {
   const { spec } = delivery;
   const options = addressed.options ?? {};
   if (!delivery.recipient && options.addressedElsewhere?.has(delivery.userId)) return [];
   const flags: string[] = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
   if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
   const echo = options.localEcho;
-  if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) return [{ ...shapedMessageEvent(event, spec, flags), local_id: echo.localId }];
+  if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) return [{ ...shapedMessageEvent(event, spec, flags, context), local_id: echo.localId }];
   // Queues of the same format whose users have the same flags get the same object, which
   // events/answer.ts then serializes once for all of them.
-  let shapes = messageEventsByShape.get(event);
-  if (!shapes) messageEventsByShape.set(event, (shapes = new Map()));
-  const key = flags.length === 0 ? formatKey(spec) : `${formatKey(spec)} ${flags.join(",")}`;
-  let shaped = shapes.get(key);
-  if (!shaped) shapes.set(key, (shaped = shapedMessageEvent(event, spec, flags)));
-  return [shaped];
+  const format = formatKey(spec);
+  return [context.sharedShape(event, flags.length === 0 ? format : `${format} ${flags.join(",")}`, () => shapedMessageEvent(event, spec, flags, context))];
 }
 
-const messageEventsByShape = new WeakMap<object, Map<string, Loose>>();
-
-function shapedMessageEvent(event: Loose, spec: QueueSpec, flags: string[]): Loose {
+function shapedMessageEvent(event: Loose, spec: QueueSpec, flags: string[], context: FilterContext): Loose {
   const { gravatar_computable, ...rest } = event;
-  return { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false), flags };
+  return { ...rest, message: messageInFormat(event.message, spec, gravatar_computable !== false, context), flags };
 }
 
 const formatKey = (spec: QueueSpec) => (spec.applyMarkdown ? (spec.clientGravatar ? "html gravatar" : "html") : spec.clientGravatar ? "markdown gravatar" : "markdown");
 
 // A message goes to many queues but in few formats: each format is shaped once and shared
 // (delivered events are never edited, so sharing is safe).
-const messagesByFormat = new WeakMap<object, Map<string, Loose>>();
-
-function messageInFormat(message: Loose, spec: QueueSpec, gravatarComputable: boolean): Loose {
-  const key = formatKey(spec);
-  let formats = messagesByFormat.get(message);
-  if (!formats) messagesByFormat.set(message, (formats = new Map()));
-  let shaped = formats.get(key);
-  if (!shaped) {
-    // The empty topic's display name is withTopicDisplayNames' job, as for every event kind.
-    const format = { applyMarkdown: spec.applyMarkdown, clientGravatar: spec.clientGravatar, allowEmptyTopicName: true, emptyTopicDisplayName: "" };
-    formats.set(key, (shaped = forClient(message as MessageFields, format, gravatarComputable)));
-  }
-  return shaped;
+function messageInFormat(message: Loose, spec: QueueSpec, gravatarComputable: boolean, context: FilterContext): Loose {
+  // The empty topic's display name is withTopicDisplayNames' job, as for every event kind.
+  const format = { applyMarkdown: spec.applyMarkdown, clientGravatar: spec.clientGravatar, allowEmptyTopicName: true, emptyTopicDisplayName: "" };
+  return context.sharedShape(message, formatKey(spec), () => forClient(message as MessageFields, format, gravatarComputable));
 }
 
 function realmUserForQueue(event: Loose, spec: QueueSpec): Loose[] {
@@ -203,13 +206,13 @@ function channelEventForQueue(event: Loose, delivery: Delivery, context: FilterC
   return [shaped];
 }
 
-/** Where each event type carries topic names (top level, or inside `message`). */
-const TOPIC_FIELDS: Record<string, string[]> = {
-  message: ["message.subject"],
-  typing: ["topic"],
-  update_message: ["subject", "orig_subject", "topic"],
-  delete_message: ["topic"],
-  user_topic: ["topic_name"],
+/** Where each event type carries topic names: a top-level field, or [outer, inner]. */
+const TOPIC_FIELDS: Record<string, Array<[string] | [string, string]>> = {
+  message: [["message", "subject"]],
+  typing: [["topic"]],
+  update_message: [["subject"], ["orig_subject"], ["topic"]],
+  delete_message: [["topic"]],
+  user_topic: [["topic_name"]],
 };
 
 /** Clients without empty_topic_name see the realm's display name where a topic is "". */
@@ -219,8 +222,7 @@ function withTopicDisplayNames(event: Loose, context: FilterContext): Loose {
   // A direct message's subject is "" because it has no topic, not because its topic is empty.
   if (!fields || (event.type === "message" && event.message?.type !== "stream")) return event;
   let shaped = event;
-  for (const field of fields) {
-    const [outer, inner] = field.split(".");
+  for (const [outer, inner] of fields) {
     const holder = inner ? shaped[outer] : shaped;
     const key = inner ?? outer;
     if (holder?.[key] !== "") continue;

@@ -24,7 +24,7 @@ import { ApiError } from "../http/errors";
 import { log } from "../log";
 import { listUserGroupsForApi } from "../shapes/userGroups";
 import { versionFields } from "../version";
-import { eventsForQueue, type FilterContext } from "./filters";
+import { eventsForQueue, type FilterContext, shapeStore } from "./filters";
 import { loadQueues, saveQueues } from "./persistence";
 import { EventQueue, type StoredEvent, type Waiter } from "./queue";
 import type { QueueSpec } from "./spec";
@@ -190,6 +190,7 @@ function filterContext(): FilterContext {
     emptyTopicDisplayName: () => once("topic", () => getRealm(database()).settings.empty_topic_display_name),
     userSettings: (userId) => once(`settings:${userId}`, () => findUserById(database(), userId)?.settings),
     userGroup: (groupId) => once(`group:${groupId}`, () => listUserGroupsForApi(database(), { includeDeactivated: true, ids: [groupId] })[0]),
+    sharedShape: shapeStore(),
   };
 }
 

@@ -5,6 +5,7 @@ import { findRealm } from "../db/realm";
 import { database } from "../db/client";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
+import { requestNote } from "./requestNote";
 
 /** Answers one question only, "who is calling?"; what they may do is decided further down. */
 
@@ -65,7 +66,7 @@ function checkCredentials(header: string | undefined): User {
   return user;
 }
 
-const authenticated = new WeakMap<Request, User>();
+const authenticated = requestNote<User>("authenticated user");
 
 /**
  * `auth: true` on a route resolves `user` from HTTP Basic credentials or refuses the request.

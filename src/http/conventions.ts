@@ -1,6 +1,7 @@
 import { Elysia, type TSchema } from "elysia";
 import { log } from "../log";
 import { ApiError } from "./errors";
+import { requestNote } from "./requestNote";
 import { describeInvalidParameter, findInvalidParameter, invalidParameterFromError, type InvalidParameter } from "./invalidParameter";
 
 /**
@@ -13,8 +14,8 @@ import { describeInvalidParameter, findInvalidParameter, invalidParameterFromErr
  */
 
 // Parameter names as the client sent them, before validation strips the unsupported ones.
-const sentParameterNames = new WeakMap<Request, string[]>();
-const startedAt = new WeakMap<Request, number>();
+const sentParameterNames = requestNote<string[]>("sent parameter names");
+const startedAt = requestNote<number>("started at");
 
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { eventsForQueue, type Delivery, type FilterContext } from "../../src/events/filters";
+import { eventsForQueue, type Delivery, type FilterContext, shapeStore } from "../../src/events/filters";
 import { checkNarrow, matchesNarrow, type MessageLike } from "../../src/events/narrow";
 import type { QueueSpec } from "../../src/events/spec";
 import { queueSpec as spec } from "./queueSpec";
@@ -18,6 +18,7 @@ const context: FilterContext = {
   emptyTopicDisplayName: () => "general chat",
   userSettings: () => ({ ...defaultUserSettings(), enable_stream_desktop_notifications: true, wildcard_mentions_notify: false }),
   userGroup: (id) => (id === 30 ? ({ id: 30, name: "designers", deactivated: false } as never) : id === 31 ? ({ id: 31, name: "old", deactivated: true } as never) : undefined),
+  sharedShape: shapeStore(),
 };
 
 const addressed = (event: Record<string, unknown>, options?: DeliveryOptions): Addressed => ({ event: event as unknown as AnyEvent, userIds: [7], options });
