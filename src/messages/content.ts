@@ -7,14 +7,15 @@ import type { RealmSettings } from "../model/realmSettings";
 /** Spelling clients use for the empty topic (reference: feature level 370). */
 export const NO_TOPIC = "(no topic)";
 
-const codePoints = (text: string) => [...text].length;
+// A string's UTF-16 length is never below its count of code points, so most texts need no count.
+const longerThan = (text: string, limit: number) => text.length > limit && [...text].length > limit;
 
 /** Content as stored: trailing whitespace and leading blank lines dropped, never empty. */
 export function normalizeContent(raw: string): string {
   const content = raw.trimEnd().replace(/^\n+/, "");
   if (content === "") throw badRequest("Message must not be empty");
   if (content.includes("\u0000")) throw badRequest("Message must not contain null bytes");
-  if (codePoints(content) > MAX_MESSAGE_LENGTH) throw badRequest(`Message too long (limit: ${MAX_MESSAGE_LENGTH} characters).`);
+  if (longerThan(content, MAX_MESSAGE_LENGTH)) throw badRequest(`Message too long (limit: ${MAX_MESSAGE_LENGTH} characters).`);
   return content;
 }
 
@@ -30,8 +31,8 @@ export function normalizeTopic(raw: string | undefined, settings: Pick<RealmSett
   let topic = raw.trim();
   if (topic === NO_TOPIC || topic === settings.empty_topic_display_name) topic = "";
   if (topic === "" && settings.mandatory_topics) throw badRequest("Topics are required in this organization.");
-  if (codePoints(topic) > MAX_TOPIC_LENGTH) throw badRequest(`Topic too long (limit: ${MAX_TOPIC_LENGTH} characters).`);
-  const bad = [...topic].findIndex((character) => UNSHOWABLE.test(character));
+  if (longerThan(topic, MAX_TOPIC_LENGTH)) throw badRequest(`Topic too long (limit: ${MAX_TOPIC_LENGTH} characters).`);
+  const bad = UNSHOWABLE.test(topic) ? [...topic].findIndex((character) => UNSHOWABLE.test(character)) : -1;
   if (bad >= 0) throw badRequest(`Invalid character in topic, at position ${bad + 1}!`);
   return topic;
 }
