@@ -1,15 +1,16 @@
+import { type DeflatedHead, deflateHead, gzipWithTail } from "../http/gzipSplice";
 import type { StoredEvent } from "./queue";
 
 /**
- * The JSON of GET /events answers. One message goes to every subscriber's queue, mostly as the
- * very same event object (filters.ts shares them by format and flags), so each distinct event
- * is serialized once and its text reused in every answer that carries it; serializing each
- * answer whole repeated that work once per queue.
+ * The JSON of GET /events answers. A message goes to every subscriber's queue as the very same
+ * stored event (the same object, with one registry-wide ID), so after a send most queues hold
+ * exactly the same events: their list is written out once and reused by every answer that
+ * carries it, and each distinct event is serialized once whatever list it is in.
  */
 
-// An event's JSON without its closing brace, so its queue-specific ID can be appended. Kept on
-// the event itself, under a symbol that JSON.stringify and object spread both pass over: a
-// WeakMap of every queued event made each garbage collection walk its entries.
+// An event's JSON without its closing brace, so its ID can be appended. Kept on the event
+// itself, under a symbol that JSON.stringify and object spread both pass over: a WeakMap of
+// every queued event made each garbage collection walk its entries.
 const OPEN_JSON = Symbol("open JSON");
 
 function openJsonOf(event: object): string {
@@ -20,19 +21,67 @@ function openJsonOf(event: object): string {
   return open;
 }
 
-/** The event objects as a client receives them, each with its ID in the queue. */
+function storedEventJson({ id, event }: StoredEvent): string {
+  // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
+  if (Object.hasOwn(event, "id")) return JSON.stringify({ ...event, id });
+  return `${openJsonOf(event)},"id":${id}}`;
+}
+
+/** The event lists most recently written out, the latest used first. */
+const RECENT_LISTS = 4;
+
+interface WrittenList {
+  events: StoredEvent[];
+  json: string;
+  /** Answers that carried it so far. */
+  uses: number;
+  /** The answer up to the end of the list, compressed; made on the list's second use. */
+  deflated?: DeflatedHead;
+}
+
+let recentLists: WrittenList[] = [];
+
+const sameEvents = (a: StoredEvent[], b: StoredEvent[]) => a.length === b.length && a.every((stored, i) => stored === b[i]);
+
+function writtenList(events: StoredEvent[]): WrittenList {
+  const found = recentLists.findIndex((recent) => sameEvents(recent.events, events));
+  if (found >= 0) {
+    const recent = recentLists[found];
+    recent.uses++;
+    if (found > 0) recentLists = [recent, ...recentLists.filter((_, i) => i !== found)];
+    return recent;
+  }
+  const written = { events: events.slice(), json: events.map(storedEventJson).join(","), uses: 1 };
+  recentLists = [written, ...recentLists.slice(0, RECENT_LISTS - 1)];
+  return written;
+}
+
+const ANSWER_HEAD = '{"result":"success","msg":"","events":[';
+
+/** What follows the list: the extra fields, and the end of the envelope. */
+function answerTail(extra: Record<string, unknown>): string {
+  const rest = JSON.stringify(extra).slice(1);
+  return rest === "}" ? "]}" : `],${rest}`;
+}
+
+/** The event objects as a client receives them, each with its ID. */
 export const withIds = (events: StoredEvent[]) => events.map(({ id, event }) => ({ ...event, id }));
 
 /** The success envelope of GET /events, with `extra` fields after the events. */
 export function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
-  const parts: string[] = ['{"result":"success","msg":"","events":['];
-  events.forEach(({ id, event }, i) => {
-    if (i > 0) parts.push(",");
-    // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
-    if (Object.hasOwn(event, "id")) parts.push(JSON.stringify({ ...event, id }));
-    else parts.push(openJsonOf(event), ',"id":', String(id), "}");
-  });
-  const rest = JSON.stringify(extra).slice(1);
-  parts.push(rest === "}" ? "]}" : `],${rest}`);
-  return parts.join("");
+  const list = events.length === 0 ? "" : writtenList(events).json;
+  return `${ANSWER_HEAD}${list}${answerTail(extra)}`;
+}
+
+/**
+ * The same answer gzip-compressed, when that pays: when the list it carries was already sent
+ * to another queue, so one compression serves many answers (a message to a channel of 50 goes
+ * out as 50 answers of the same events). Otherwise undefined, and the answer goes as JSON.
+ */
+export function eventsAnswerGzip(events: StoredEvent[], extra: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined {
+  if (events.length === 0) return undefined;
+  const list = writtenList(events);
+  if (list.uses < 2) return undefined;
+  list.deflated ??= deflateHead(`${ANSWER_HEAD}${list.json}`);
+  return gzipWithTail(list.deflated, answerTail(extra));
 }

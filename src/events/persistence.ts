@@ -17,6 +17,7 @@ interface SavedQueue {
   id: string;
   userId: number;
   spec: QueueSpec;
+  /** The registry's next event ID (one counter for all queues; once kept per queue). */
   nextEventId: number;
   /** Milliseconds idle at shutdown; downtime does not count against a queue. */
   idleMs: number;
@@ -29,14 +30,14 @@ interface SavedQueues {
 }
 
 /** Written to a temporary file and renamed, so a crash mid-write leaves no half file behind. */
-export function saveQueues(dataDir: string, queues: EventQueue[], now: number) {
+export function saveQueues(dataDir: string, queues: EventQueue[], now: number, nextEventId: number) {
   const saved: SavedQueues = {
     version: FORMAT_VERSION,
     queues: queues.map((queue) => ({
       id: queue.id,
       userId: queue.userId,
       spec: queue.spec,
-      nextEventId: queue.nextEventId,
+      nextEventId,
       idleMs: Math.max(0, now - queue.lastActive),
       events: queue.events,
     })),
@@ -51,10 +52,13 @@ export function saveQueues(dataDir: string, queues: EventQueue[], now: number) {
   }
 }
 
-/** The queues saved by the last graceful shutdown, if any; the file is consumed. */
-export function loadQueues(dataDir: string, now: number): EventQueue[] {
+/**
+ * The queues saved by the last graceful shutdown, if any, and the lowest event ID that none
+ * of their clients can have seen; the file is consumed.
+ */
+export function loadQueues(dataDir: string, now: number): { queues: EventQueue[]; nextEventId: number } {
   const path = join(dataDir, QUEUES_FILE);
-  if (!existsSync(path)) return [];
+  if (!existsSync(path)) return { queues: [], nextEventId: 0 };
   let saved: SavedQueues | undefined;
   try {
     saved = JSON.parse(readFileSync(path, "utf8")) as SavedQueues;
@@ -63,12 +67,14 @@ export function loadQueues(dataDir: string, now: number): EventQueue[] {
   }
   // Deleted even when unreadable: a queue file must never be replayed by a later start.
   rmSync(path, { force: true });
-  if (saved?.version !== FORMAT_VERSION || !Array.isArray(saved.queues)) return [];
+  if (saved?.version !== FORMAT_VERSION || !Array.isArray(saved.queues)) return { queues: [], nextEventId: 0 };
+  let nextEventId = 0;
   const queues = saved.queues.map((entry) => {
-    const queue = new EventQueue(entry.id, entry.userId, entry.spec, now - entry.idleMs, entry.nextEventId);
+    const queue = new EventQueue(entry.id, entry.userId, entry.spec, now - entry.idleMs);
     queue.events = entry.events;
+    nextEventId = Math.max(nextEventId, entry.nextEventId, ...entry.events.map((stored) => stored.id + 1));
     return queue;
   });
   log.info(`Restored ${queues.length} event queues`);
-  return queues;
+  return { queues, nextEventId };
 }

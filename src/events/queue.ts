@@ -2,8 +2,8 @@ import type { DeliveredEvent } from "./filters";
 import type { QueueSpec } from "./spec";
 
 export interface StoredEvent {
-  id: number;
-  event: DeliveredEvent;
+  readonly id: number;
+  readonly event: DeliveredEvent;
 }
 
 /** A parked long-poll: settled with events, or with null when the queue is gone. */
@@ -12,9 +12,10 @@ export interface Waiter {
 }
 
 /**
- * One client's queue. Events keep increasing IDs from 0 and stay until the client
- * acknowledges them by passing a later last_event_id, so a lost response loses nothing.
- * Only the registry touches this class.
+ * One client's queue. Events come with increasing IDs, given by the registry: one counter for
+ * all queues, so the same event has the same ID everywhere (the reference promises increasing
+ * IDs, not consecutive ones). They stay until the client acknowledges them by passing a later
+ * last_event_id, so a lost response loses nothing. Only the registry touches this class.
  */
 export class EventQueue {
   events: StoredEvent[] = [];
@@ -26,11 +27,11 @@ export class EventQueue {
     readonly spec: QueueSpec,
     /** Date.now() of the last fetch start or end: what garbage collection measures idleness from. */
     public lastActive: number,
-    public nextEventId = 0,
   ) {}
 
-  push(event: DeliveredEvent) {
-    this.events.push({ id: this.nextEventId++, event });
+  /** Stored events may be shared with other queues, so they are never changed. */
+  push(stored: StoredEvent) {
+    this.events.push(stored);
   }
 
   /** Drops everything up to and including lastEventId. */

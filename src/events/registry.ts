@@ -44,6 +44,10 @@ const queues = new Map<string, EventQueue>();
 const queuesByUser = new Map<number, Set<EventQueue>>();
 const publicStreamsQueues = new Set<EventQueue>();
 let gcTimer: ReturnType<typeof setInterval> | null = null;
+/** The next event ID, for all queues (see EventQueue). */
+let nextEventId = 0;
+
+const stamped = (event: StoredEvent["event"]): StoredEvent => ({ id: nextEventId++, event });
 
 /** When this process started: reported as server_generation, in seconds. */
 export const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -81,8 +85,10 @@ export function startEventQueues(options: RegistryConfig) {
   config = options;
   if (config.dataDir) {
     const restart = { type: "restart" as const, ...versionFields(), server_generation: SERVER_GENERATION };
-    for (const queue of loadQueues(config.dataDir, Date.now())) {
-      queue.push(restart);
+    const restored = loadQueues(config.dataDir, Date.now());
+    nextEventId = Math.max(nextEventId, restored.nextEventId);
+    for (const queue of restored.queues) {
+      queue.push(stamped(restart));
       addQueue(queue);
     }
   }
@@ -96,7 +102,7 @@ export function stopEventQueues() {
   if (gcTimer) clearInterval(gcTimer);
   gcTimer = null;
   for (const queue of queues.values()) queue.waiter?.settle([]);
-  if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now());
+  if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now(), nextEventId);
 }
 
 function collectIdleQueues() {
@@ -157,7 +163,7 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
   queue.waiter?.settle([]);
   return new Promise((resolve, reject) => {
     const heartbeat = setTimeout(() => {
-      queue.push({ type: "heartbeat" });
+      queue.push(stamped({ type: "heartbeat" }));
       waiter.settle(queue.contents());
     }, heartbeatMs());
     const release = () => {
@@ -210,10 +216,19 @@ export function publish(batch: Addressed[]) {
   const context = filterContext();
   const touched = new Set<EventQueue>();
   for (const addressed of batch) {
+    // The i-th event a queue gets of this one has ID first + i in every queue, and queues
+    // given the same event object share one stored event (answer.ts writes it once for all).
+    const first = nextEventId;
+    const storedEvents = new Map<object, StoredEvent>();
     for (const [queue, recipient] of targetsOf(addressed)) {
       try {
         const events = eventsForQueue(addressed, { queueId: queue.id, userId: queue.userId, spec: queue.spec, recipient }, context);
-        for (const event of events) queue.push(event);
+        nextEventId = Math.max(nextEventId, first + events.length);
+        events.forEach((event, i) => {
+          let stored = storedEvents.get(event);
+          if (stored?.id !== first + i) storedEvents.set(event, (stored = { id: first + i, event }));
+          queue.push(stored);
+        });
         if (events.length > 0) touched.add(queue);
       } catch (error) {
         log.error(`delivering a ${addressed.event.type} event to queue ${queue.id} failed: ${(error as Error)?.stack ?? error}`);

@@ -40,8 +40,7 @@ export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: 
   // Built only when someone is mentioned: most messages mention no one.
   let recipients: Set<number> | undefined;
   const add = (userIds: Iterable<number>, flag: number) => {
-    recipients ??= new Set(recipientIds);
-    for (const id of userIds) if (recipients.has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
+    for (const id of userIds) if ((recipients ??= new Set(recipientIds)).has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
   };
   const maySpeakToMany = () => isUserInGroup(db, sender.id, realm.settings.can_mention_many_users_group);
 

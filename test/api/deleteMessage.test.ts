@@ -157,10 +157,10 @@ describe("events", () => {
     ok(await remove(org.admin, id));
     const expected = { type: "delete_message", message_type: "stream", stream_id: channelId, topic: "Event Topic" };
     for (const person of [org.member, org.member2, org.admin]) {
-      expect(await pendingOf(person, bulk.get(person)!, ["delete_message"])).toEqual([{ ...expected, message_ids: [id], id: 0 }]);
+      expect(await pendingOf(person, bulk.get(person)!, ["delete_message"])).toEqual([{ ...expected, message_ids: [id], id: expect.any(Number) }]);
     }
     for (const person of [org.member, org.guest]) {
-      expect(await pendingOf(person, single.get(person)!, ["delete_message"])).toEqual([{ ...expected, message_id: id, id: 0 }]);
+      expect(await pendingOf(person, single.get(person)!, ["delete_message"])).toEqual([{ ...expected, message_id: id, id: expect.any(Number) }]);
     }
     expect(await pendingOf(org.owner, bulk.get(org.owner)!, ["delete_message"])).toEqual([]);
   });
@@ -179,7 +179,7 @@ describe("events", () => {
     const bulk = await queues([org.member, org.member2, org.admin], true);
     ok(await remove(org.member, dm));
     for (const person of [org.member, org.member2]) {
-      expect(await pendingOf(person, bulk.get(person)!, ["delete_message"])).toEqual([{ type: "delete_message", message_type: "private", message_ids: [dm], id: 0 }]);
+      expect(await pendingOf(person, bulk.get(person)!, ["delete_message"])).toEqual([{ type: "delete_message", message_type: "private", message_ids: [dm], id: expect.any(Number) }]);
     }
     expect(await pendingOf(org.admin, bulk.get(org.admin)!, ["delete_message"])).toEqual([]);
   });

@@ -41,7 +41,7 @@ describe("update_message", () => {
     ok(await edit(org.member, id, { content: "hello @**Max Member**" }));
     const [event] = await received(queues, org.member2);
     expect(event).toEqual({
-      id: 0,
+      id: expect.any(Number),
       type: "update_message",
       user_id: org.member.id,
       rendering_only: false,
@@ -150,9 +150,9 @@ describe("moves between channels", () => {
     expect(await received(queues, org.member2)).toEqual([expect.objectContaining({ ...update, flags: [] })]);
     expect(await received(queues, org.moderator)).toEqual([expect.objectContaining({ ...update, flags: ["read"] })]);
     expect(await received(queues, org.admin, ["update_message", "delete_message"])).toEqual([]);
-    expect(await pendingOf(org.guest, guestQueue, ["update_message", "delete_message"])).toEqual(
-      ids.map((id, i) => ({ id: i, type: "delete_message", message_id: id, message_type: "stream", stream_id: from.id, topic: "moving" })),
-    );
+    const deletions = await pendingOf(org.guest, guestQueue, ["update_message", "delete_message"]);
+    expect(deletions).toEqual(ids.map((id) => ({ id: expect.any(Number), type: "delete_message", message_id: id, message_type: "stream", stream_id: from.id, topic: "moving" })));
+    expect(deletions.every((event, i) => i === 0 || event.id > deletions[i - 1].id)).toBe(true);
     for (const person of [org.member, org.member2, org.moderator]) expect(await received(queues, person, ["delete_message"])).toEqual([]);
   });
 
