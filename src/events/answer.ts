@@ -69,19 +69,19 @@ export const withIds = (events: StoredEvent[]) => events.map(({ id, event }) => 
 
 /** The success envelope of GET /events, with `extra` fields after the events. */
 export function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
-  const list = events.length === 0 ? "" : writtenList(events).json;
-  return `${ANSWER_HEAD}${list}${answerTail(extra)}`;
+  return jsonAnswer(events.length === 0 ? undefined : writtenList(events), extra);
 }
 
+const jsonAnswer = (list: WrittenList | undefined, extra: Record<string, unknown>) => `${ANSWER_HEAD}${list?.json ?? ""}${answerTail(extra)}`;
+
 /**
- * The same answer gzip-compressed, when that pays: when the list it carries was already sent
- * to another queue, so one compression serves many answers (a message to a channel of 50 goes
- * out as 50 answers of the same events). Otherwise undefined, and the answer goes as JSON.
+ * The answer as JSON, or gzip-compressed when the client accepts that and it pays: when the
+ * list it carries was already sent to another queue, so one compression serves many answers
+ * (a message to a channel of 50 goes out as 50 answers of the same events).
  */
-export function eventsAnswerGzip(events: StoredEvent[], extra: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined {
-  if (events.length === 0) return undefined;
-  const list = writtenList(events);
-  if (list.uses < 2) return undefined;
+export function eventsAnswer(events: StoredEvent[], extra: Record<string, unknown>, gzipAccepted: boolean): string | Uint8Array<ArrayBuffer> {
+  const list = events.length === 0 ? undefined : writtenList(events);
+  if (!gzipAccepted || list === undefined || list.uses < 2) return jsonAnswer(list, extra);
   list.deflated ??= deflateHead(`${ANSWER_HEAD}${list.json}`);
-  return gzipWithTail(list.deflated, answerTail(extra));
+  return gzipWithTail(list.deflated, answerTail(extra)) ?? jsonAnswer(list, extra);
 }

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { authenticate, authentication } from "../http/auth";
 import { success } from "../http/errors";
 import { register, spectatorsAllowed } from "../events/register";
-import { eventsAnswerGzip, eventsAnswerJson } from "../events/answer";
+import { eventsAnswer } from "../events/answer";
 import { acceptsGzip } from "../http/gzipSplice";
 import { deleteQueue, fetchEvents } from "../events/registry";
 import { ignoredParameters } from "../http/conventions";
@@ -22,7 +22,7 @@ const RegisterParams = t.Object({
   client_capabilities: t.Optional(t.ObjectString({}, { additionalProperties: t.Boolean(), maxProperties: 50 })),
 });
 
-// Answers vary by Accept-Encoding, gzipped or not (see eventsAnswerGzip), and say so to caches.
+// Answers vary by Accept-Encoding, gzipped or not (see eventsAnswer), and say so to caches.
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", vary: "Accept-Encoding" };
 const GZIP_JSON_HEADERS = { ...JSON_HEADERS, "content-encoding": "gzip" };
 
@@ -46,9 +46,8 @@ export const eventRoutes = new Elysia()
       const events = await fetchEvents(query.queue_id, user.id, { lastEventId: query.last_event_id, dontBlock: query.dont_block ?? false, signal: request.signal });
       const ignored = ignoredParameters(request, query);
       const extra = ignored.length > 0 ? { queue_id: query.queue_id, ignored_parameters_unsupported: ignored } : { queue_id: query.queue_id };
-      const gzipped = acceptsGzip(request.headers.get("accept-encoding")) ? eventsAnswerGzip(events, extra) : undefined;
-      if (gzipped) return new Response(gzipped, { headers: GZIP_JSON_HEADERS });
-      return new Response(eventsAnswerJson(events, extra), { headers: JSON_HEADERS });
+      const answer = eventsAnswer(events, extra, acceptsGzip(request.headers.get("accept-encoding")));
+      return new Response(answer, { headers: typeof answer === "string" ? JSON_HEADERS : GZIP_JSON_HEADERS });
     },
     {
       auth: true,
