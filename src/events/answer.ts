@@ -67,11 +67,7 @@ function answerTail(extra: Record<string, unknown>): string {
 /** The event objects as a client receives them, each with its ID. */
 export const withIds = (events: StoredEvent[]) => events.map(({ id, event }) => ({ ...event, id }));
 
-/** The success envelope of GET /events, with `extra` fields after the events. */
-export function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
-  return jsonAnswer(events.length === 0 ? undefined : writtenList(events), extra);
-}
-
+/** The success envelope of GET /events as JSON, with `extra` fields after the events. */
 const jsonAnswer = (list: WrittenList | undefined, extra: Record<string, unknown>) => `${ANSWER_HEAD}${list?.json ?? ""}${answerTail(extra)}`;
 
 /**

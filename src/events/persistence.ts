@@ -72,7 +72,9 @@ export function loadQueues(dataDir: string, now: number): { queues: EventQueue[]
   const queues = saved.queues.map((entry) => {
     const queue = new EventQueue(entry.id, entry.userId, entry.spec, now - entry.idleMs);
     queue.events = entry.events;
-    nextEventId = Math.max(nextEventId, entry.nextEventId, ...entry.events.map((stored) => stored.id + 1));
+    // A loop, not Math.max(...ids): a full queue holds more events than a call takes arguments.
+    nextEventId = Math.max(nextEventId, entry.nextEventId);
+    for (const stored of entry.events) nextEventId = Math.max(nextEventId, stored.id + 1);
     return queue;
   });
   log.info(`Restored ${queues.length} event queues`);

@@ -1,8 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { eventsAnswerJson, withIds } from "../../src/events/answer";
+import { eventsAnswer, withIds } from "../../src/events/answer";
 import type { StoredEvent } from "../../src/events/queue";
 
 const stored = (id: number, event: object) => ({ id, event }) as StoredEvent;
+
+/** The answer for a client that does not accept gzip: always JSON text. */
+function eventsAnswerJson(events: StoredEvent[], extra: Record<string, unknown>): string {
+  const answer = eventsAnswer(events, extra, false);
+  if (typeof answer !== "string") throw new Error("an answer to a client without gzip must be JSON text");
+  return answer;
+}
 
 describe("GET /events answer JSON", () => {
   test("is the success envelope with each event and its ID, then the extra fields", () => {
