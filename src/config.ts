@@ -13,8 +13,16 @@ export interface Config {
   queueTimeoutSeconds: number;
   /** Unread events one queue may hold before it is dropped, bounding a dead client's memory. */
   queueMaxEvents: number;
-  /** fetch_api_key failures allowed per username (and per address) within the window. */
+  /** Event queues one user may hold; registering one more drops their longest-idle queue. */
+  maxQueuesPerUser: number;
+  /** Event queues the whole server may hold; past it the longest-idle queue anywhere goes. */
+  maxQueuesTotal: number;
+  /** Wrong passwords allowed for one account from one address within the window. */
   loginFailureLimit: number;
+  /** Wrong passwords allowed from one address, over all accounts, within the window. */
+  loginAddressFailureLimit: number;
+  /** Wrong passwords allowed for one account, from all addresses, within the window. */
+  loginAccountFailureLimit: number;
   loginFailureWindowSeconds: number;
   /** How long one delete_topic request may keep deleting before answering complete: false. */
   deleteTopicBudgetMs: number;
@@ -46,7 +54,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     heartbeatSeconds: intFromEnv("PARLEY_HEARTBEAT_SECONDS", 60),
     queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
     queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
+    maxQueuesPerUser: intFromEnv("PARLEY_MAX_QUEUES_PER_USER", 50),
+    maxQueuesTotal: intFromEnv("PARLEY_MAX_QUEUES_TOTAL", 20_000),
     loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),
+    loginAddressFailureLimit: intFromEnv("PARLEY_LOGIN_ADDRESS_FAILURE_LIMIT", 50),
+    loginAccountFailureLimit: intFromEnv("PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT", 100),
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
     deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
