@@ -59,7 +59,7 @@ export async function runServe(args: string[]): Promise<number> {
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
-  startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, dataDir: config.dataDir });
+  startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, maxQueuesPerUser: config.maxQueuesPerUser, maxQueuesTotal: config.maxQueuesTotal, dataDir: config.dataDir });
   // Listening for signals before announcing the address: whoever reads the start line may stop
   // us at once, and a SIGTERM that finds no handler kills the process without a clean stop.
   const stopRequested = new Promise<void>((resolve) => {

@@ -24,6 +24,7 @@ import { ApiError } from "../http/errors";
 import { log } from "../log";
 import { listUserGroupsForApi } from "../shapes/userGroups";
 import { versionFields } from "../version";
+import { ActivityOrder, longestIdle } from "./activityOrder";
 import { eventsForQueue, type FilterContext, shapeStore } from "./filters";
 import { loadQueues, saveQueues } from "./persistence";
 import { EventQueue, type StoredEvent, type Waiter } from "./queue";
@@ -35,14 +36,20 @@ export interface RegistryConfig {
   queueTimeoutSeconds: number;
   /** Unacknowledged events a queue may hold; past it the queue is dropped (a dead client). */
   maxEventsPerQueue: number;
+  /** Queues one user may hold; registering one more drops that user's longest-idle queue. */
+  maxQueuesPerUser: number;
+  /** Queues the server may hold; registering one more drops the longest-idle queue of anyone. */
+  maxQueuesTotal: number;
   /** Where queues are kept across a graceful restart; null keeps them in memory only. */
   dataDir: string | null;
 }
 
-let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxEventsPerQueue: 10_000, dataDir: null };
+let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxEventsPerQueue: 10_000, maxQueuesPerUser: 50, maxQueuesTotal: 20_000, dataDir: null };
 const queues = new Map<string, EventQueue>();
 const queuesByUser = new Map<number, Set<EventQueue>>();
 const publicStreamsQueues = new Set<EventQueue>();
+/** Which queue has been idle longest, for the server-wide cap and garbage collection. */
+const activity = new ActivityOrder();
 let gcTimer: ReturnType<typeof setInterval> | null = null;
 /** The next event ID, for all queues (see EventQueue). */
 let nextEventId = 0;
@@ -64,6 +71,18 @@ function addQueue(queue: EventQueue) {
   if (!own) queuesByUser.set(queue.userId, (own = new Set()));
   own.add(queue);
   if (queue.spec.allPublicStreams) publicStreamsQueues.add(queue);
+  if (queue.waiter) activity.parked(queue);
+  else activity.touched(queue);
+}
+
+const isRegistered = (queue: EventQueue) => queues.get(queue.id) === queue;
+
+/** The client just used the queue (a fetch began or ended): it moves to the back of the line. */
+function noteActivity(queue: EventQueue) {
+  queue.lastActive = Date.now();
+  if (!isRegistered(queue)) return;
+  if (queue.waiter) activity.parked(queue);
+  else activity.touched(queue);
 }
 
 function removeQueue(queue: EventQueue, reason: string) {
@@ -72,6 +91,8 @@ function removeQueue(queue: EventQueue, reason: string) {
   own?.delete(queue);
   if (own?.size === 0) queuesByUser.delete(queue.userId);
   publicStreamsQueues.delete(queue);
+  activity.removed(queue);
+  // After it left every index, so the waiter's release does not put it back in the order.
   queue.waiter?.settle(null);
   log.debug(`event queue ${queue.id} of user ${queue.userId} removed: ${reason}`);
 }
@@ -87,8 +108,12 @@ export function startEventQueues(options: RegistryConfig) {
     const restart = { type: "restart" as const, ...versionFields(), server_generation: SERVER_GENERATION };
     const restored = loadQueues(config.dataDir, Date.now());
     nextEventId = Math.max(nextEventId, restored.nextEventId);
-    for (const queue of restored.queues) {
-      queue.push(stamped(restart));
+    // Oldest first, so the activity order holds, and so that if the caps were lowered since
+    // the file was written, the queues that make room are the longest idle, as on register.
+    const event = stamped(restart);
+    for (const queue of restored.queues.sort((a, b) => a.lastActive - b.lastActive)) {
+      queue.push(event);
+      makeRoomFor(queue.userId);
       addQueue(queue);
     }
   }
@@ -105,14 +130,47 @@ export function stopEventQueues() {
   if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now(), nextEventId);
 }
 
+/** Walks the idle queues from the longest idle and stops at the first still in time. */
 function collectIdleQueues() {
   const now = Date.now();
-  for (const queue of queues.values()) if (queue.isIdle(now, timeoutMs())) removeQueue(queue, "idle");
+  const expired: EventQueue[] = [];
+  for (const queue of activity.idleQueues()) {
+    if (!queue.isIdle(now, timeoutMs())) break;
+    expired.push(queue);
+  }
+  for (const queue of expired) removeQueue(queue, "idle");
 }
 
-/** A new queue for a user; its first event will have ID 0, so register reports last_event_id -1. */
+let lastCapWarning = 0;
+let droppedSinceWarning = 0;
+
+/** Drops queues, as idle collection does, until one more of this user's fits under both caps. */
+function makeRoomFor(userId: number) {
+  const perUser = Math.max(1, config.maxQueuesPerUser);
+  const own = queuesByUser.get(userId);
+  // Only this user's queues are looked at (at most the cap), never the whole server's.
+  while (own && own.size >= perUser) removeQueue(longestIdle(own)!, `its user holds the most queues allowed (${perUser})`);
+  const total = Math.max(1, config.maxQueuesTotal);
+  while (queues.size >= total) {
+    removeQueue(activity.victim()!, `the server holds the most queues allowed (${total})`);
+    droppedSinceWarning++;
+  }
+  // One line a minute at most: a client registering in a loop must not flood the log.
+  if (droppedSinceWarning > 0 && Date.now() - lastCapWarning > 60_000) {
+    log.warn(`The server holds the most event queues allowed (${total}, PARLEY_MAX_QUEUES_TOTAL); dropped ${droppedSinceWarning} longest-idle queues to register new ones`);
+    lastCapWarning = Date.now();
+    droppedSinceWarning = 0;
+  }
+}
+
+/**
+ * A new queue for a user; its first event will have ID 0, so register reports last_event_id -1.
+ * Past a cap the longest-idle queue goes (the user's own, or anyone's for the server-wide cap),
+ * and its client gets BAD_EVENT_QUEUE_ID as after idle collection, then registers again.
+ */
 export function createQueue(userId: number, spec: QueueSpec): string {
   const queue = new EventQueue(crypto.randomUUID(), userId, spec, Date.now());
+  makeRoomFor(userId);
   addQueue(queue);
   return queue.id;
 }
@@ -156,7 +214,7 @@ export interface FetchRequest {
  */
 export function fetchEvents(queueId: string, userId: number, request: FetchRequest): Promise<StoredEvent[]> {
   const queue = accessQueue(queueId, userId);
-  queue.lastActive = Date.now();
+  noteActivity(queue);
   if (request.lastEventId !== undefined) queue.acknowledge(request.lastEventId);
   if (queue.events.length > 0 || request.dontBlock) return Promise.resolve(queue.contents());
   // One long-poll per queue, as in the reference: a newer one answers the older with nothing.
@@ -169,7 +227,7 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
     const release = () => {
       clearTimeout(heartbeat);
       if (queue.waiter === waiter) queue.waiter = null;
-      queue.lastActive = Date.now();
+      noteActivity(queue);
     };
     const waiter: Waiter = {
       settle(events) {
@@ -179,6 +237,7 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
       },
     };
     queue.waiter = waiter;
+    noteActivity(queue);
     // The listener is left in place once the poll is answered (removing it costs more on the
     // delivery path than it saves); an abort arriving later finds this waiter gone and does nothing.
     request.signal?.addEventListener("abort", () => queue.waiter === waiter && release(), { once: true });
