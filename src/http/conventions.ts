@@ -3,6 +3,8 @@ import { log } from "../log";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
 import { describeInvalidParameter, findInvalidParameter, invalidParameterFromError, type InvalidParameter } from "./invalidParameter";
+import { checkJsonParameter } from "./jsonText";
+import { checkRequestSize, parseBody } from "./requestSize";
 
 /**
  * The API conventions every route shares (spec "Conventions"): how parameters are read, the
@@ -31,18 +33,6 @@ export function ignoredParameters(request: Request, accepted: object | undefined
   return sent.filter((name) => !kept(name));
 }
 
-/**
- * Form bodies become plain string maps. Elysia's own multipart parser turns JSON-looking
- * values into objects, which would corrupt a message whose content happens to be "[1]";
- * here every value stays the string the client sent and the route's schema decodes it.
- */
-async function parseForm(request: Request): Promise<Record<string, string | File>> {
-  const form = await request.formData();
-  const values: Record<string, string | File> = {};
-  for (const [name, value] of form) values[name] = value;
-  return values;
-}
-
 function jsonError(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,
@@ -65,6 +55,38 @@ interface ErrorContext {
 
 type Routes = { method: string; path: string; hooks: Record<string, unknown> }[];
 
+type ParameterSchema = { elysiaMeta?: string; jsonEncoded?: boolean; anyOf?: ParameterSchema[] };
+const isJsonEncoded = (schema: ParameterSchema): boolean =>
+  schema.elysiaMeta === "ArrayString" || schema.elysiaMeta === "ObjectString" || schema.jsonEncoded === true || (schema.anyOf?.some(isJsonEncoded) ?? false);
+
+/**
+ * The parameters of each route that hold JSON text, found once per route in its declared
+ * schema (query for reads, body for writes): they are bounded before validation decodes them.
+ */
+function jsonParametersOf(routes: Routes) {
+  const found = new Map<string, string[]>();
+  return (method: string, path: string): string[] => {
+    const key = `${method} ${path}`;
+    let names = found.get(key);
+    if (names === undefined) {
+      const hooks = routes.find((route) => route.path === path && route.method === method)?.hooks ?? {};
+      const schema = (method === "GET" || method === "HEAD" ? hooks.query : hooks.body) as { properties?: Record<string, ParameterSchema> } | undefined;
+      names = Object.entries(schema?.properties ?? {})
+        .filter(([, property]) => isJsonEncoded(property))
+        .map(([name]) => name);
+      found.set(key, names);
+    }
+    return names;
+  };
+}
+
+function checkJsonParameters(names: string[], values: Record<string, unknown>) {
+  for (const name of names) {
+    const value = values[name];
+    if (typeof value === "string") checkJsonParameter(name, value);
+  }
+}
+
 /** The parameter a validation error is about, found in the schemas the route declared. */
 function invalidParameter(routes: Routes, ctx: ErrorContext): InvalidParameter | undefined {
   const method = ctx.request.method === "HEAD" ? "GET" : ctx.request.method;
@@ -80,7 +102,10 @@ function invalidParameter(routes: Routes, ctx: ErrorContext): InvalidParameter |
 }
 
 function errorFor(routes: Routes, ctx: ErrorContext): Response {
-  const { error, code, request } = ctx;
+  const { code, request } = ctx;
+  // Elysia wraps whatever a body parser throws, including our own size and depth refusals.
+  const cause = code === "PARSE" ? (ctx.error as Error | null)?.cause : undefined;
+  const error = cause instanceof ApiError ? cause : ctx.error;
   if (error instanceof ApiError) return jsonError(error.status, error.body(), error.headers);
   switch (code) {
     case "VALIDATION": {
@@ -104,19 +129,21 @@ function errorFor(routes: Routes, ctx: ErrorContext): Response {
 // Every hook destructures what it reads: Elysia infers from the hooks' source which parts of
 // a request to prepare, and a hook that passes the whole context along makes it parse
 // cookies, headers and more on every request.
-export const conventions = (app: Elysia) =>
-  app
+export const conventions = (app: Elysia) => {
+  const jsonParameters = jsonParametersOf(app.routes as unknown as Routes);
+  return app
     .onRequest(({ request }) => {
       startedAt.set(request, performance.now());
+      checkRequestSize(request);
     })
     .onParse({ as: "global" }, ({ request, contentType }) => {
-      const type = contentType.toLowerCase();
-      if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) return parseForm(request);
+      if (request.body) return parseBody(request, contentType);
     })
     .onTransform({ as: "global" }, (ctx) => {
-      const { request, query } = ctx;
+      const { request, query, route } = ctx;
       if (isRead(request)) {
         sentParameterNames.set(request, Object.keys(query));
+        checkJsonParameters(jsonParameters(request.method === "HEAD" ? "GET" : request.method, route), query);
         return;
       }
       // Like the original server, accept parameters from the query string on any method; the
@@ -126,6 +153,7 @@ export const conventions = (app: Elysia) =>
       const merged = { ...query, ...body };
       ctx.body = merged;
       sentParameterNames.set(request, Object.keys(merged));
+      checkJsonParameters(jsonParameters(request.method, route), merged);
     })
     .onAfterHandle({ as: "global" }, ({ request, response, query, body, params }) => {
       const result = response as Record<string, unknown> | undefined;
@@ -154,3 +182,4 @@ export const conventions = (app: Elysia) =>
       const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
       log.info(`${request.method} ${path} ${status} ${ms.toFixed(1)}ms user=${userId}`);
     });
+};

@@ -7,6 +7,7 @@ import { badRequest, success } from "../http/errors";
 import { getMessageRange, getMessagesById, parseAnchor, reading } from "../messages/history";
 import { getMessageMatches, getSingleMessage } from "../messages/lookup";
 import { parseNarrowParameter } from "../messages/narrow";
+import { jsonEncoded } from "../http/jsonText";
 
 /**
  * Reading history and personal flags (reference: get-messages, get-message,
@@ -16,7 +17,7 @@ import { parseNarrowParameter } from "../messages/narrow";
 
 const flag = () => t.Optional(t.BooleanString());
 const Count = t.Numeric({ minimum: 0, maximum: 1_000_000_000, multipleOf: 1 });
-const Narrow = t.String({ maxLength: 100_000 });
+const Narrow = t.String(jsonEncoded({ maxLength: 100_000 }));
 const MessageIds = t.ArrayString(t.Integer({ minimum: 0 }), { maxItems: 100_000 });
 const Anchor = t.String({ maxLength: 40 });
 

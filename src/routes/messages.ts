@@ -3,12 +3,13 @@ import { sendMessage } from "../actions/sendMessage";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
 import { clientName } from "../messages/client";
+import { jsonEncoded } from "../http/jsonText";
 
 // Content and topic lengths are counted in code points by the action (spec 8); these bounds
 // only keep absurd requests from being parsed at all.
 const SendParams = t.Object({
   type: t.String({ maxLength: 20 }),
-  to: t.String({ minLength: 1, maxLength: 100_000 }),
+  to: t.String(jsonEncoded({ minLength: 1, maxLength: 100_000 })),
   content: t.String({ maxLength: 100_000 }),
   topic: t.Optional(t.String({ maxLength: 1_000 })),
   subject: t.Optional(t.String({ maxLength: 1_000 })),

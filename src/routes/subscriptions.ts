@@ -8,6 +8,7 @@ import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
 import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
+import { MAX_JSON_TEXT_LENGTH, jsonEncoded } from "../http/jsonText";
 
 const AnonymousValue = { direct_members: t.Array(t.Integer()), direct_subgroups: t.Array(t.Integer()) };
 /** A group-setting value sent on its own: an integer, or a JSON object (spec convention 7). */
@@ -31,7 +32,7 @@ export function retentionValue(raw: string | number): string | number {
  * principals: a JSON list of user IDs or of e-mail addresses, not a mix. Parsed here because
  * a schema union of the two list forms does not decode the string form.
  */
-export const PrincipalsParam = t.String({ maxLength: 5_000_000 });
+export const PrincipalsParam = t.String(jsonEncoded({ maxLength: MAX_JSON_TEXT_LENGTH }));
 export function principalsValue(raw: string | undefined): number[] | string[] | undefined {
   if (raw === undefined) return undefined;
   let value: unknown;

@@ -1,0 +1,132 @@
+import { ApiError } from "./errors";
+import { jsonTextProblem } from "./jsonText";
+
+/**
+ * How large a request may be, and the reading of bodies within that.
+ *
+ * The largest legitimate request will be a file upload: MAX_UPLOAD_BYTES is the reference's
+ * default upload limit (25 MiB) plus room for the multipart framing. Every other request is
+ * form fields, whose largest legitimate values are JSON ID lists of about a megabyte (see
+ * jsonText.ts), and gets MAX_BODY_BYTES. Bodies are read as they stream in and refused the
+ * moment they pass their limit, so a hostile body costs at most the limit in memory; one that
+ * declares a larger Content-Length is refused before a byte of it is read.
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024 + 64 * 1024;
+/** Paths that take uploads (none yet: POST /api/v1/user_uploads will be the first). */
+const UPLOAD_PATHS = new Set<string>(["/api/v1/user_uploads"]);
+
+/**
+ * Bun's own limit, which answers 413 with an empty body before any of our code runs: set far
+ * above ours, so that every refusal a client sees is ours, in the API's envelope. Nothing is
+ * buffered up to it: every body is read through parseBody below.
+ */
+export const BUN_BODY_BACKSTOP_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The longest request head (request line and headers) Bun reads before answering 431 with an
+ * empty body, which no client can make sense of. Bun's default is 16 KiB, and GET /messages
+ * with a few thousand message IDs in its query string is longer; so Parley runs with
+ * `--max-http-header-size` set to this (package.json's scripts, the compiled binary's
+ * embedded arguments), and refuses URLs over MAX_URL_LENGTH itself, in the API's envelope.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
+export const MAX_URL_LENGTH = 512 * 1024;
+
+const MIB = 1024 * 1024;
+const described = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MiB`;
+
+const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
+
+const tooLarge = (limit: number) => new ApiError("BAD_REQUEST", `Request body too large (at most ${described(limit)})`, {}, { status: 413 });
+
+/** Paths as Elysia matches them: without the query string. */
+const pathOf = (url: string) => {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return url.slice(start, end === -1 ? undefined : end);
+};
+
+/**
+ * Refuses, before routing, a URL over the limit or a body that says it is larger than its
+ * route takes. Cheap enough for every request: one header lookup and a length.
+ */
+export function checkRequestSize(request: Request) {
+  if (request.url.length > MAX_URL_LENGTH) {
+    throw new ApiError("BAD_REQUEST", `Request URL too long (at most ${MAX_URL_LENGTH / 1024} KiB); send long parameters in a POST body`, {}, { status: 414 });
+  }
+  const declared = request.headers.get("content-length");
+  if (declared === null) return;
+  const limit = bodyLimitFor(pathOf(request.url));
+  if (Number(declared) > limit) throw tooLarge(limit);
+}
+
+/** The body's bytes, read as they arrive and refused once they pass the route's limit. */
+async function readBody(request: Request): Promise<Uint8Array> {
+  const limit = bodyLimitFor(pathOf(request.url));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const malformed = () => new ApiError("BAD_REQUEST", "Malformed request body");
+
+/**
+ * Form bodies become plain string maps. Elysia's own multipart parser turns JSON-looking
+ * values into objects, which would corrupt a message whose content happens to be "[1]";
+ * here every value stays the string the client sent and the route's schema decodes it.
+ */
+async function parseForm(bytes: Uint8Array, contentType: string): Promise<Record<string, string | File>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw malformed();
+  }
+  const values: Record<string, string | File> = {};
+  for (const [name, value] of form) values[name] = value;
+  return values;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") return {};
+  const problem = jsonTextProblem(text);
+  if (problem) throw new ApiError("BAD_REQUEST", `The JSON body ${problem}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw malformed();
+  }
+}
+
+/**
+ * Every request body, whatever its type, is read here within its limit: a body left to
+ * Elysia's own parsers would be buffered whole first. Forms and JSON are decoded; anything
+ * else is kept as text, which no route reads.
+ */
+export async function parseBody(request: Request, contentType: string): Promise<unknown> {
+  const bytes = await readBody(request);
+  const type = contentType.toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) return parseForm(bytes, request.headers.get("content-type") ?? type);
+  if (type.startsWith("application/json") || type.endsWith("+json")) return parseJson(bytes);
+  return new TextDecoder().decode(bytes);
+}
