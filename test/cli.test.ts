@@ -68,7 +68,7 @@ describe("help", () => {
     for (const args of [["serve", "--help"], ["serve", "-h"], ["help", "serve"]]) {
       const result = runParley(args);
       expect(result.exitCode).toBe(0);
-      for (const text of ["--data-dir DIR", "--host HOST", "--port PORT", "PARLEY_DATA_DIR", "PARLEY_HOST", "PARLEY_PORT", "./data", "0.0.0.0", "8080", "PARLEY_LOGIN_FAILURE_LIMIT"]) {
+      for (const text of ["--init", "--data-dir DIR", "--host HOST", "--port PORT", "PARLEY_DATA_DIR", "PARLEY_HOST", "PARLEY_PORT", "./data", "0.0.0.0", "8080", "PARLEY_LOGIN_FAILURE_LIMIT"]) {
         expect(result.stdout).toContain(text);
       }
     }
@@ -131,7 +131,7 @@ describe("a command that cannot do its job exits 1 with a message", () => {
     writeFileSync(join(dataDir, "parley.db"), "this is not SQLite ".repeat(100));
     rmSync(join(dataDir, "parley.db-wal"), { force: true });
     rmSync(join(dataDir, "parley.db-shm"), { force: true });
-    expectExplainedFailure(runParley(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"]), 1, /Cannot open the database/);
+    expectExplainedFailure(runParley(["serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"]), 1, /parley\.db is not a SQLite database[\s\S]*To restore/);
   });
 
   test("a database written by a newer Parley, which is left untouched", () => {
@@ -151,7 +151,7 @@ describe("a command that cannot do its job exits 1 with a message", () => {
   test("a port already in use", () => {
     const squatter = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
     try {
-      expectExplainedFailure(runParley(["serve", "--data-dir", freshDir(), "--host", "127.0.0.1", "--port", String(squatter.port)]), 1, new RegExp(`Port ${squatter.port} on 127.0.0.1 is already in use`));
+      expectExplainedFailure(runParley(["serve", "--init", "--data-dir", freshDir(), "--host", "127.0.0.1", "--port", String(squatter.port)]), 1, new RegExp(`Port ${squatter.port} on 127.0.0.1 is already in use`));
     } finally {
       squatter.stop(true);
     }
@@ -184,11 +184,14 @@ describe("serve", () => {
     const empty = await TestServer.start();
     await empty.dispose();
     expect(empty.output).toMatch(new RegExp(`INFO Parley parley-${pkg.version} listening on ${empty.url} \\(data in ${empty.dataDir}\\)`));
-    expect(empty.output).toContain(`INFO Open ${empty.url}/ in a browser to set up your organization`);
+    expect(empty.output).toContain(`WARN Created a new Parley database in ${empty.dataDir} (--init).`);
+    expect(empty.output).toContain(`WARN This server has no organization yet. Open ${empty.url}/ in a browser to set it up.`);
+    expect(empty.output).toMatch(/WARN Setup code: [A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}\n/);
 
     const server = await startInitializedServer();
     try {
       expect(server.output).toContain(`INFO Open ${server.url}/ to sign in`);
+      expect(server.output).not.toContain("Setup code");
       const anon = new ApiClient(server.url);
       const owner = await login(anon, OWNER.email, OWNER.password);
       ok(await owner.api.get("/users/me"));
@@ -205,7 +208,7 @@ describe("serve", () => {
   test("takes its data dir, host and port from PARLEY_* variables, options overriding them", async () => {
     const dataDir = freshDir();
     const squatter = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
-    const fromEnv = await startServe([], { env: { PARLEY_DATA_DIR: dataDir, PARLEY_HOST: "127.0.0.1", PARLEY_PORT: "0" } });
+    const fromEnv = await startServe(["--init"], { env: { PARLEY_DATA_DIR: dataDir, PARLEY_HOST: "127.0.0.1", PARLEY_PORT: "0" } });
     await fromEnv.stop();
     expect(fromEnv.output).toMatch(new RegExp(`listening on http://127\\.0\\.0\\.1:\\d+ \\(data in ${dataDir}\\)`));
     expect(existsSync(join(dataDir, "parley.db"))).toBe(true);
@@ -220,7 +223,7 @@ describe("serve", () => {
   test("keeps its data in ./data of the directory it runs in by default", async () => {
     const cwd = freshDir();
     mkdirSync(cwd);
-    const server = await startServe(["--host", "127.0.0.1", "--port", "0"], { cwd, env: { PARLEY_DATA_DIR: "" } });
+    const server = await startServe(["--init", "--host", "127.0.0.1", "--port", "0"], { cwd, env: { PARLEY_DATA_DIR: "" } });
     expect(await server.stop()).toBe(0);
     expect(server.output).toContain(`(data in ${join(cwd, "data")})`);
     expect(existsSync(join(cwd, "data", "parley.db"))).toBe(true);

@@ -24,6 +24,8 @@ const freshAddress = () => `127.0.0.${nextAddress++}`;
 
 const submit = (path: string, form: Record<string, string>, address = freshAddress()) => postFrom(address, `${server.url}${path}`, form);
 const setup = (form: Record<string, string>) => submit("/setup", form);
+/** The form with the setup code the server printed at its start. */
+const withCode = (form: Record<string, string>) => ({ setup_code: server.setupCode!, ...form });
 const signIn = (username: string, password: string, address?: string) => submit("/login", { username, password }, address);
 
 /** The value attribute of the input with this id, as the browser would read it. */
@@ -48,7 +50,8 @@ async function realmName(): Promise<string | undefined> {
 }
 
 beforeAll(async () => {
-  server = await TestServer.start({ env: { PARLEY_LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT), PARLEY_LOGIN_FAILURE_WINDOW_SECONDS: "60" } });
+  // Its brute-force test fails from a fresh address each time: the per-account limit is what acts.
+  server = await TestServer.start({ env: { PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT: String(FAILURE_LIMIT), PARLEY_LOGIN_FAILURE_WINDOW_SECONDS: "60" } });
   anon = new ApiClient(server.url);
 });
 afterAll(() => server.dispose());
@@ -59,7 +62,37 @@ describe("before the organization exists", () => {
     const page = { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text(), json: undefined };
     expectPage(page, 200);
     expect(page.text).toContain('<form method="post" action="/setup">');
-    for (const name of ["org_name", "full_name", "email", "password"]) expect(page.text).toContain(`name="${name}"`);
+    for (const name of ["setup_code", "org_name", "full_name", "email", "password"]) expect(page.text).toContain(`name="${name}"`);
+    expect(page.text).toContain("Setup code: \u2026");
+  });
+
+  test("the server printed a setup code at start, and the page shows it nowhere", async () => {
+    expect(server.setupCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(server.output).toContain("This server has no organization yet");
+    const page = await (await fetch(`${server.url}/`)).text();
+    expect(page).not.toContain(server.setupCode!);
+  });
+
+  test("setting up without the setup code, or with a wrong one, is refused and creates nothing", async () => {
+    const good = { org_name: "Claimed Org", full_name: "Mallory", email: "mallory@example.com", password: "mallory-password" };
+    const code = server.setupCode!;
+    // A code of the right shape that is not this one: one symbol changed.
+    const wrong = code.slice(0, -1) + (code.endsWith("A") ? "B" : "A");
+    const cases: Array<[Record<string, string>, string]> = [
+      [good, "Enter the setup code"],
+      [{ ...good, setup_code: "" }, "Enter the setup code"],
+      [{ ...good, setup_code: wrong }, "That is not the setup code"],
+      [{ ...good, setup_code: code.replace(/-/g, "") + "X" }, "That is not the setup code"],
+      [{ ...good, setup_code: "x".repeat(64) }, "That is not the setup code"],
+    ];
+    for (const [form, message] of cases) {
+      const response = await setup(form);
+      expectPage(response, 403);
+      expect(response.text).toContain(`<p class="error" role="alert">${message}`);
+      expect(inputValue(response.text, "org_name")).toBe(good.org_name);
+      expect(response.text).not.toContain(good.password);
+    }
+    expect(await realmName()).toBeUndefined();
   });
 
   test("signing in sends the browser back to setup", async () => {
@@ -69,21 +102,21 @@ describe("before the organization exists", () => {
   });
 
   test("a refused form comes back with the reason and what was typed, never the password, and creates nothing", async () => {
-    const good = { org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password };
+    const good = withCode({ org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password });
     const cases: Array<[Record<string, string>, string]> = [
       [{ ...good, org_name: "  " }, "The organization needs a name."],
       [{ ...good, org_name: "x".repeat(41) }, "The organization name is at most 40 characters."],
       [{ ...good, full_name: "" }, "The owner needs a name."],
       [{ ...good, email: "olive-at-example" }, "&#39;olive-at-example&#39; is not a valid e-mail address."],
       [{ ...good, password: "short" }, "The password must be at least 8 characters."],
-      [{ org_name: ORG_NAME }, "not a valid e-mail address"],
+      [withCode({ org_name: ORG_NAME }), "not a valid e-mail address"],
     ];
     for (const [form, message] of cases) {
       const response = await setup(form);
       expectPage(response, 400);
       expect(response.text).toContain(`<p class="error" role="alert">`);
       expect(response.text).toContain(message);
-      for (const name of ["org_name", "full_name", "email"]) expect(inputValue(response.text, name)).toBe(form[name] ?? "");
+      for (const name of ["setup_code", "org_name", "full_name", "email"]) expect(inputValue(response.text, name)).toBe(form[name] ?? "");
       expect(inputValue(response.text, "password")).toBe("");
       if (form.password) expect(response.text).not.toContain(form.password);
     }
@@ -91,7 +124,7 @@ describe("before the organization exists", () => {
   });
 
   test("what was typed is shown as text, never as markup", async () => {
-    const response = await setup({ org_name: "<script>alert(1)</script>", full_name: OWNER.full_name, email: OWNER.email, password: "short" });
+    const response = await setup(withCode({ org_name: "<script>alert(1)</script>", full_name: OWNER.full_name, email: OWNER.email, password: "short" }));
     expectPage(response, 400);
     expect(response.text).not.toContain("<script>");
     expect(response.text).not.toContain("<i>");
@@ -100,8 +133,9 @@ describe("before the organization exists", () => {
 });
 
 describe("setting up", () => {
-  test("creates the organization at the address it was reached at, and its owner", async () => {
-    const response = await setup({ org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password });
+  test("creates the organization at the address it was reached at, and its owner, with the code typed as a person might", async () => {
+    const typed = ` ${server.setupCode!.toLowerCase().replace(/-/g, " ")} `;
+    const response = await setup({ setup_code: typed, org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password });
     expectPage(response, 200);
     expect(response.text).toContain("<h1>Bits &amp; &lt;Bobs&gt; &quot;Co&quot; is ready</h1>");
     expect(response.text).toContain('href="/"');
@@ -113,7 +147,8 @@ describe("setting up", () => {
 
   test("cannot happen twice, whatever is sent, and changes nothing", async () => {
     const usurper = { org_name: "Usurper Org", full_name: "Ursula", email: "ursula@example.com", password: "ursula-password" };
-    for (const form of [usurper, { ...usurper, password: "short" }, {}]) {
+    // The code that set it up included: it was for one setup only.
+    for (const form of [withCode(usurper), usurper, { ...usurper, password: "short" }, {}]) {
       const response = await setup(form);
       expectPage(response, 403);
       expect(response.text).toContain("already has an organization");
@@ -198,9 +233,17 @@ describe("in a browser", () => {
       try {
         await page.goto(`${fresh.url}/`);
         await shoot("1-setup");
+        await page.fill("#setup_code", "AAAA-BBBB-CCCC");
         await page.fill("#org_name", "Browser Org");
         await page.fill("#full_name", "Bea Browser");
         await page.fill("#email", "bea@example.com");
+        await page.fill("#password", "bea-password");
+        await page.click("button[type=submit]");
+        expect(await page.textContent(".error")).toStartWith("That is not the setup code");
+        await shoot("1-setup-wrong-code");
+        // What was typed is kept, except the password.
+        expect(await page.inputValue("#org_name")).toBe("Browser Org");
+        await page.fill("#setup_code", fresh.setupCode!);
         await page.fill("#password", "bea-password");
         await page.click("button[type=submit]");
         expect(await page.textContent("h1")).toBe("Browser Org is ready");

@@ -30,7 +30,10 @@ export async function runInit(args: string[]): Promise<number> {
   }
   const config = loadConfig({ dataDir: values["data-dir"] });
   const refusal = `${config.dataDir} already holds an organization; nothing was changed.`;
-  openDatabase(config.dataDir);
+  // Asking for an organization is asking for a new install; a damaged one is still refused.
+  const { created } = openDatabase(config.dataDir, { newInstall: "allow" });
+  if (created === "directory") console.log(`Created a new Parley data directory at ${config.dataDir}.`);
+  if (created === "database") console.log(`Created a new Parley database in ${config.dataDir}.`);
   try {
     // Checked before the inputs, so re-running a setup script says what actually happened.
     if (isSetUp()) throw new CommandError(refusal);

@@ -6,7 +6,10 @@ import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
 import { startEventQueues, stopEventQueues } from "../events/registry";
 import { log } from "../log";
+import { BUN_BODY_BACKSTOP_BYTES } from "../http/requestSize";
 import { SERVER_VERSION } from "../version";
+import { issueSetupCode } from "../web/setupCode";
+import { announceNewInstall, announceSetupCode } from "./announce";
 import { SERVE_USAGE } from "./usage";
 import { CommandError, UsageError } from "./errors";
 
@@ -25,6 +28,7 @@ export async function runServe(args: string[]): Promise<number> {
       "data-dir": { type: "string" },
       host: { type: "string" },
       port: { type: "string" },
+      init: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -41,13 +45,14 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port });
   log.setLevel(config.logLevel);
-  openDatabase(config.dataDir);
+  const { created } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });
+  if (created) announceNewInstall(config.dataDir, created);
 
   const app = createApp();
   try {
     // Elysia asks for SO_REUSEPORT by default, which would let a second Parley share the port
     // (and split the traffic) instead of failing to start.
-    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: 32 * 1024 * 1024, reusePort: false, development: false });
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false, development: false });
   } catch (error) {
     closeDatabase();
     const code = (error as { code?: string }).code;
@@ -73,7 +78,8 @@ export async function runServe(args: string[]): Promise<number> {
   const server = app.server!;
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
   log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
-  log.info(isSetUp() ? `Open http://${shown}:${server.port}/ to sign in` : `Open http://${shown}:${server.port}/ in a browser to set up your organization`);
+  if (isSetUp()) log.info(`Open http://${shown}:${server.port}/ to sign in`);
+  else announceSetupCode(`http://${shown}:${server.port}/`, issueSetupCode());
   log.flush();
 
   await stopRequested;

@@ -11,12 +11,19 @@ Commands:
 Run 'parley COMMAND --help' for the options of a command.
 `;
 
-export const SERVE_USAGE = `Usage: parley serve [--data-dir DIR] [--host HOST] [--port PORT]
+export const SERVE_USAGE = `Usage: parley serve [--init] [--data-dir DIR] [--host HOST] [--port PORT]
 
-Runs the chat server. On first start, open the printed URL in a browser to set up the
-organization (or use 'parley init' beforehand). Stop it with Ctrl-C or SIGTERM.
+Runs the chat server on an existing data directory. It refuses to start on a directory that
+is missing or holds no database (a mistyped --data-dir must not become a new, empty server),
+on a read-only one, and on a damaged database (it says how to restore).
+
+With --init it may start a new server: it creates the directory and the database when there
+is none, and says so in its log; on an existing database it just serves. Until an organization
+exists, the log shows a one-time setup code that the setup page in the browser asks for (or
+create the organization with 'parley init' beforehand). Stop it with Ctrl-C or SIGTERM.
 
 Options:
+  --init           Create a new data directory and database if there is none
   --data-dir DIR   Where the database and state live (env PARLEY_DATA_DIR, default ./data)
   --host HOST      Address to listen on (env PARLEY_HOST, default 0.0.0.0)
   --port PORT      Port to listen on; 0 picks a free one (env PARLEY_PORT, default 8080)
@@ -34,8 +41,9 @@ Environment:
 
 export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]
 
-Creates the organization and its owner without a prompt, for scripts and tests. Refuses,
-changing nothing, when the data directory already holds an organization.
+Creates the organization and its owner without a prompt, for scripts and tests, and the data
+directory and database first if there are none. Refuses, changing nothing, when the data
+directory already holds an organization or a damaged database.
 
 Options:
   --data-dir DIR     Where the database lives (env PARLEY_DATA_DIR, default ./data)

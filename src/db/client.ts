@@ -1,51 +1,113 @@
 import { Database, type Statement } from "bun:sqlite";
-import { accessSync, constants, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { DATABASE_FILE, DataDirError, prepareDataDir, readOnlyMessage, restoreAdvice, type Created, type NewInstall } from "./dataDir";
 import { applyMigrations } from "./migrate";
 import { databaseSwitched } from "./generation";
 import { usePreparedQueriesOn } from "./prepared";
 import * as schema from "./schema";
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+export { DATABASE_FILE, DataDirError } from "./dataDir";
 
-export class DataDirError extends Error {}
+export type Db = BunSQLiteDatabase<typeof schema>;
 
 let current: { sqlite: Database; db: Db } | null = null;
 
-export const DATABASE_FILE = "parley.db";
+export interface OpenOptions {
+  /**
+   * Whether a missing directory, or one without a database, may become a new install. The
+   * commands say "refuse" unless the operator asked for a new server (`serve --init`, `init`);
+   * the default suits tests and benchmarks, which open directories they just made.
+   */
+  newInstall?: NewInstall;
+}
 
-/** Opens (creating if needed) the data dir's database and brings its schema up to date. */
-export function openDatabase(dataDir: string): Db {
+export interface OpenedDatabase {
+  db: Db;
+  /** What was made for it: nothing, a new database file, or the data directory as well. */
+  created: Created;
+}
+
+/**
+ * Opens the data dir's database and brings its schema up to date, after checking that it is
+ * there (or may be created), writable, and undamaged: a server that starts is one that can
+ * serve. Throws DataDirError, saying what is wrong and what to do, otherwise.
+ */
+export function openDatabase(dataDir: string, options: OpenOptions = {}): OpenedDatabase {
+  dataDir = resolve(dataDir);
+  const created = prepareDataDir(dataDir, options.newInstall ?? "allow");
+  const path = join(dataDir, DATABASE_FILE);
+  let sqlite: Database | undefined;
   try {
-    mkdirSync(dataDir, { recursive: true });
-    accessSync(dataDir, constants.W_OK);
-  } catch (error) {
-    throw new DataDirError(`Cannot use data directory ${dataDir}: ${(error as Error).message}`);
-  }
-  let sqlite: Database;
-  try {
-    sqlite = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
+    sqlite = new Database(path, { create: created !== null, strict: true });
+    sqlite.run("PRAGMA busy_timeout = 5000");
+    // The first statement to read the file: it fails here on a file that is not a database.
     sqlite.run("PRAGMA journal_mode = WAL");
-  } catch (error) {
-    throw new DataDirError(`Cannot open the database in ${dataDir}: ${(error as Error).message}`);
-  }
-  // NORMAL in WAL mode loses no committed transaction on a process crash, only possibly the
-  // last ones on power loss, and saves an fsync per commit.
-  sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA foreign_keys = ON");
-  sqlite.run("PRAGMA busy_timeout = 5000");
-  reuseStatements(sqlite);
-  try {
+    requireWritableConnection(sqlite);
+    if (created === null) requireIntactDatabase(sqlite, dataDir);
+    // NORMAL in WAL mode loses no committed transaction on a process crash, only possibly the
+    // last ones on power loss, and saves an fsync per commit.
+    sqlite.run("PRAGMA synchronous = NORMAL");
+    sqlite.run("PRAGMA foreign_keys = ON");
+    reuseStatements(sqlite);
     applyMigrations(sqlite);
   } catch (error) {
-    sqlite.close();
-    throw error;
+    sqlite?.close();
+    throw explainOpenFailure(error, dataDir);
   }
   current = { sqlite, db: drizzle({ client: sqlite, schema }) };
   usePreparedQueriesOn(current.db);
   databaseSwitched();
-  return current.db;
+  return { db: current.db, created };
+}
+
+/**
+ * SQLite opens a file it may not write read-only without a word, and every write then fails.
+ * Permission checks miss cases (root, some mounts), so a write is tried: a table made in a
+ * transaction that is rolled back.
+ */
+function requireWritableConnection(sqlite: Database) {
+  sqlite.run("BEGIN IMMEDIATE");
+  try {
+    sqlite.run("CREATE TABLE parley_write_check (x INTEGER)");
+  } finally {
+    sqlite.run("ROLLBACK");
+  }
+}
+
+/**
+ * SQLite's quick_check reads every page and checks each b-tree's structure (not that indexes
+ * match their tables, which would take far longer): damage anywhere in the file is found at
+ * start, not by the first query that happens to read it.
+ */
+function requireIntactDatabase(sqlite: Database, dataDir: string) {
+  const problems = sqlite
+    .query<Record<string, string>, []>("PRAGMA quick_check(5)")
+    .all()
+    .map((row) => Object.values(row)[0]);
+  if (problems.length === 1 && problems[0] === "ok") return;
+  throw damaged(dataDir, problems.join("; "));
+}
+
+const damaged = (dataDir: string, what: string) =>
+  new DataDirError(
+    `The database ${join(dataDir, DATABASE_FILE)} is damaged (SQLite says: ${what}). Parley will not serve it, since writing to a damaged file can lose more data.
+${restoreAdvice(dataDir)}`,
+  );
+
+function explainOpenFailure(error: unknown, dataDir: string): Error {
+  if (!(error instanceof Error) || error instanceof DataDirError) return error as Error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return error;
+  const path = join(dataDir, DATABASE_FILE);
+  if (code === "SQLITE_NOTADB") {
+    return new DataDirError(`The file ${path} is not a SQLite database (SQLite says: ${error.message}), so it is not Parley's data, or it was overwritten.
+${restoreAdvice(dataDir)}`);
+  }
+  if (code.startsWith("SQLITE_CORRUPT")) return damaged(dataDir, error.message);
+  if (code === "SQLITE_READONLY_DIRECTORY") return new DataDirError(readOnlyMessage(dataDir, "directory"));
+  if (code.startsWith("SQLITE_READONLY")) return new DataDirError(readOnlyMessage(path, "database"));
+  return new DataDirError(`Cannot open the database in ${dataDir}: ${error.message}`);
 }
 
 /**

@@ -67,6 +67,7 @@ ${f.hint ? html`<p class="hint">${f.hint}</p>` : ""}`;
 const errorBox = (message: string | undefined) => (message ? html`<p class="error" role="alert">${message}</p>` : "");
 
 export interface SetupValues {
+  setup_code?: string;
   org_name?: string;
   full_name?: string;
   email?: string;
@@ -79,7 +80,8 @@ export function setupPage(values: SetupValues = {}, error?: string): SafeHtml {
 <p>This server has no organization yet. Create it and your owner account.</p>
 ${errorBox(error)}
 <form method="post" action="/setup">
-${field({ name: "org_name", label: "Organization name", value: values.org_name, maxLength: 40, autocomplete: "organization", autofocus: true })}
+${field({ name: "setup_code", label: "Setup code", value: values.setup_code, maxLength: 64, autocomplete: "off", autofocus: true, hint: "Printed in the server\u2019s log when it started, on the line \u201cSetup code: \u2026\u201d. A restart prints a new one." })}
+${field({ name: "org_name", label: "Organization name", value: values.org_name, maxLength: 40, autocomplete: "organization" })}
 ${field({ name: "full_name", label: "Your name", value: values.full_name, maxLength: 100, autocomplete: "name" })}
 ${field({ name: "email", label: "Your e-mail address", type: "email", value: values.email, maxLength: 254, autocomplete: "email", hint: "You will sign in with it." })}
 ${field({ name: "password", label: "Password", type: "password", maxLength: 1024, minLength: 8, autocomplete: "new-password", hint: "At least 8 characters." })}

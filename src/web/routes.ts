@@ -6,10 +6,12 @@ import { findRealm } from "../db/realm";
 import { ApiError } from "../http/errors";
 import { clientAddress } from "../http/rateLimit";
 import { htmlResponse } from "./html";
+import { retireSetupCode, setupCodeMatches } from "./setupCode";
 import { alreadySetUpPage, setupDonePage, setupPage, signInPage, signedInPage } from "./pages";
 
 // Optional so a missing field re-renders the form with a message instead of a JSON error.
 const SetupForm = t.Object({
+  setup_code: t.Optional(t.String({ maxLength: 64 })),
   org_name: t.Optional(t.String({ maxLength: 100 })),
   full_name: t.Optional(t.String({ maxLength: 100 })),
   email: t.Optional(t.String({ maxLength: 254 })),
@@ -46,7 +48,11 @@ export const webRoutes = new Elysia()
     async ({ body, request }) => {
       // Before looking at the inputs: once set up, nothing sent here may matter.
       if (findRealm(database())) return htmlResponse(alreadySetUpPage(), 403);
-      const values = { org_name: body.org_name ?? "", full_name: body.full_name ?? "", email: body.email ?? "" };
+      const values = { setup_code: body.setup_code ?? "", org_name: body.org_name ?? "", full_name: body.full_name ?? "", email: body.email ?? "" };
+      if (!setupCodeMatches(values.setup_code)) {
+        const problem = values.setup_code.trim() === "" ? "Enter the setup code from the server\u2019s log." : "That is not the setup code. Check the server\u2019s log: a restart prints a new one.";
+        return htmlResponse(setupPage(values, problem), 403);
+      }
       try {
         const owner = await createOrganization({
           name: values.org_name,
@@ -56,6 +62,7 @@ export const webRoutes = new Elysia()
           ownerPassword: body.password ?? "",
           ownerFullName: values.full_name,
         });
+        retireSetupCode();
         return htmlResponse(setupDonePage(values.org_name.trim(), owner.email));
       } catch (error) {
         if (error instanceof OrganizationExistsError) return htmlResponse(alreadySetUpPage(), 403);

@@ -60,7 +60,7 @@ describe("GET /server_settings", () => {
   test("once set up, names the organization and the URL it was set up at", async () => {
     const setup = await fetch(`${server.url}/setup`, {
       method: "POST",
-      body: new URLSearchParams({ org_name: "Settings Org", full_name: "Sam Setup", email: "sam@example.com", password: "sam-password" }),
+      body: new URLSearchParams({ setup_code: server.setupCode!, org_name: "Settings Org", full_name: "Sam Setup", email: "sam@example.com", password: "sam-password" }),
     });
     expect(setup.status).toBe(200);
     const body = ok(await anon.get("/server_settings"));

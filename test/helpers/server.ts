@@ -11,6 +11,11 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
+  /**
+   * Start with `serve --init`, which may make a new install. The default is yes for the fresh
+   * temp dir the helper makes itself, no for a given dataDir (an existing install).
+   */
+  init?: boolean;
   /** Run a compiled binary instead of `bun src/main.ts`. */
   binary?: string;
   /** Working directory of the process (the compiled binary must not need the checkout). */
@@ -41,12 +46,21 @@ export function runParley(args: string[], options: { env?: Record<string, string
 export class TestServer {
   url = "";
   output = "";
+  /** Whether `serve --init` is passed at each start. */
+  private readonly init: boolean;
   private process: Subprocess<"ignore", "pipe", "pipe"> | null = null;
 
   constructor(
     readonly dataDir: string,
     private readonly options: ServerOptions,
-  ) {}
+  ) {
+    this.init = options.init ?? options.dataDir === undefined;
+  }
+
+  /** The one-time setup code of the latest start, as printed in its log (none once set up). */
+  get setupCode(): string | undefined {
+    return this.output.match(/Setup code: (\S+)\n/)?.[1];
+  }
 
   static async start(options: ServerOptions = {}): Promise<TestServer> {
     const server = new TestServer(options.dataDir ?? tempDataDir(), options);
@@ -56,7 +70,8 @@ export class TestServer {
 
   private async launch() {
     this.output = "";
-    const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", "0"], {
+    const init = this.init ? ["--init"] : [];
+    const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", ...init, "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", "0"], {
       cwd: this.options.cwd,
       env: { ...process.env, PARLEY_LOG_LEVEL: "info", ...this.options.env },
       stdin: "ignore",
@@ -73,7 +88,8 @@ export class TestServer {
       if (done) break;
       this.output += decoder.decode(value);
       const match = this.output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (match) {
+      // The start is told in full once it says how to sign in, or which setup code to use.
+      if (match && /to sign in\n|Setup code: \S+\n/.test(this.output)) {
         this.url = match[1];
         void this.pump(reader, decoder);
         return;
