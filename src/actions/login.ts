@@ -3,35 +3,67 @@ import { database } from "../db/client";
 import { findRealm } from "../db/realm";
 import { findUserByEmail, normalizeEmail, type User } from "../db/users";
 import { ApiError } from "../http/errors";
-import { FailureLimiter } from "../http/rateLimit";
+import { addressKey, attemptWithin, FailureCounter, RecentSuccesses, type FailureCheck } from "../http/rateLimit";
 
-let limiter: FailureLimiter | null = null;
+/** How long an address an account signed in from stays exempt from the wider limits. */
+const TRUST_MS = 30 * 24 * 3600 * 1000;
+
+interface LoginLimits {
+  /** Failures for one account from one address: the owner's own typos, a targeted guesser. */
+  pairs: FailureCounter;
+  /** Failures from one address over all accounts: a sprayer. */
+  addresses: FailureCounter;
+  /** Failures for one account from all addresses: a distributed guesser. */
+  accounts: FailureCounter;
+  /** Accounts at addresses that signed in lately, by pair key. */
+  trusted: RecentSuccesses;
+}
+
+let limits: LoginLimits | null = null;
 
 /** Shared by the API and the sign-in page, so switching between them buys no extra guesses. */
-function loginLimiter(): FailureLimiter {
-  if (!limiter) {
+function loginLimits(): LoginLimits {
+  if (!limits) {
     const config = loadConfig();
-    limiter = new FailureLimiter(config.loginFailureLimit, config.loginFailureWindowSeconds * 1000);
+    const windowMs = config.loginFailureWindowSeconds * 1000;
+    limits = {
+      pairs: new FailureCounter(config.loginFailureLimit, windowMs),
+      addresses: new FailureCounter(config.loginAddressFailureLimit, windowMs),
+      accounts: new FailureCounter(config.loginAccountFailureLimit, windowMs),
+      trusted: new RecentSuccesses(TRUST_MS),
+    };
   }
-  return limiter;
+  return limits;
 }
 
 /**
  * The account an e-mail and password belong to (POST /fetch_api_key and the sign-in page).
- * Failures are counted per account and per client address; once either has too many, every
- * attempt is refused until the window moves on, even one with the right password.
+ *
+ * Failures are counted three ways (see LoginLimits); once a count is full, attempts it covers
+ * are refused until the window moves on, even one with the right password. An address the
+ * account signed in from within the last 30 days is held to the first count only: that is
+ * where its owner usually is (OWASP's "device cookie", with the address standing in for the
+ * cookie API clients do not keep), so neither a guesser elsewhere nor a sprayer on the same
+ * network can lock the owner out there.
  */
 export async function logIn(username: string, password: string, address: string): Promise<User> {
-  const account = `account:${normalizeEmail(username)}`;
+  const account = normalizeEmail(username);
+  const from = addressKey(address);
+  // Addresses hold no spaces, so no username can make two pairs share a key.
+  const pair = `${from} ${account}`;
+  const { pairs, addresses, accounts, trusted } = loginLimits();
+  const checks: FailureCheck[] = [{ counter: pairs, key: pair }];
+  if (!trusted.has(pair, Date.now())) checks.push({ counter: addresses, key: from }, { counter: accounts, key: account });
   const user = findUserByEmail(database(), username);
-  const valid = await loginLimiter().attempt([account, `address:${address}`], () => passwordMatches(user, password));
+  const valid = await attemptWithin(checks, () => passwordMatches(user, password));
   if (!valid || !user) throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
   // Only someone who knows the password learns that the account or organization is closed.
   if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
-  // The owner's own typos are forgiven once they prove the password; an address's failures
-  // are not, or an attacker with any account could wipe their count by logging in to it.
-  loginLimiter().forget(account);
+  // Typos before the right password are forgiven at this address. The account's and the
+  // address's counts stay: wiping those would give back guesses to whoever made the others.
+  pairs.forget(pair);
+  trusted.record(pair, Date.now());
   return user;
 }
 

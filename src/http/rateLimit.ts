@@ -1,11 +1,11 @@
 import { ApiError } from "./errors";
 
 /**
- * Counts failures per key (an account, an address) in a sliding window and refuses a key that
- * has reached the limit until its oldest failure in the window has aged out. In memory: a
- * restart forgets the counts, which only gives an attacker one more window per restart.
+ * Counts failures per key of one kind (say, client addresses) in a sliding window; a key that
+ * has reached the limit is refused until its oldest failure in the window has aged out. In
+ * memory: a restart forgets the counts, which only gives an attacker one more window per restart.
  */
-export class FailureLimiter {
+export class FailureCounter {
   private readonly failures = new Map<string, number[]>();
   /** Attempts under way per key. */
   private readonly running = new Map<string, number>();
@@ -13,59 +13,41 @@ export class FailureLimiter {
   private readonly endings = new Map<string, { ended: Promise<void>; end: () => void }>();
 
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
+    /** Failures allowed per key within the window; 0 turns this counter off. */
+    readonly limit: number,
+    readonly windowMs: number,
     /** Bounds memory when someone sprays failures from many addresses or at many usernames. */
     private readonly maxKeys = 100_000,
   ) {}
 
-  /**
-   * Runs one attempt (say, a password check) unless one of its keys has used up its failures,
-   * and records a failure when it answers false. A limit of 0 turns the protection off.
-   *
-   * Attempts run side by side while they could all fail without reaching the limit; beyond
-   * that they wait for those under way to end and look again. So attempts fired all at once
-   * gain no extra guesses, and honest ones arriving together are delayed, never refused.
-   */
-  async attempt(keys: string[], run: () => Promise<boolean>): Promise<boolean> {
-    if (this.limit <= 0) return run();
-    for (;;) {
-      const now = Date.now();
-      this.refuseExhausted(keys, now);
-      const busy = keys.find((key) => this.recent(key, now).length + (this.running.get(key) ?? 0) >= this.limit);
-      if (busy === undefined) break;
-      await this.nextEnding(busy);
-    }
-    for (const key of keys) this.running.set(key, (this.running.get(key) ?? 0) + 1);
-    try {
-      const succeeded = await run();
-      if (!succeeded) this.recordFailure(keys, Date.now());
-      return succeeded;
-    } finally {
-      for (const key of keys) {
-        const left = this.running.get(key)! - 1;
-        if (left === 0) this.running.delete(key);
-        else this.running.set(key, left);
-        this.endings.get(key)?.end();
-        this.endings.delete(key);
-      }
-    }
+  get enabled() {
+    return this.limit > 0;
   }
 
-  forget(key: string) {
-    this.failures.delete(key);
+  /** Milliseconds until the key may try again, 0 when it may now. */
+  waitMs(key: string, now: number): number {
+    const recent = this.recent(key, now);
+    return recent.length >= this.limit ? recent[recent.length - this.limit] + this.windowMs - now : 0;
   }
 
-  private refuseExhausted(keys: string[], now: number) {
-    let waitMs = 0;
-    for (const key of keys) {
-      const recent = this.recent(key, now);
-      if (recent.length >= this.limit) waitMs = Math.max(waitMs, recent[recent.length - this.limit] + this.windowMs - now);
-    }
-    if (waitMs > 0) throw rateLimited(Math.ceil(waitMs / 1000));
+  /** Whether the attempts under way could use up the key's remaining failures. */
+  busy(key: string, now: number): boolean {
+    return this.recent(key, now).length + (this.running.get(key) ?? 0) >= this.limit;
   }
 
-  private nextEnding(key: string): Promise<void> {
+  started(key: string) {
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+  }
+
+  ended(key: string) {
+    const left = this.running.get(key)! - 1;
+    if (left === 0) this.running.delete(key);
+    else this.running.set(key, left);
+    this.endings.get(key)?.end();
+    this.endings.delete(key);
+  }
+
+  nextEnding(key: string): Promise<void> {
     let ending = this.endings.get(key);
     if (!ending) {
       let end!: () => void;
@@ -76,16 +58,23 @@ export class FailureLimiter {
     return ending.ended;
   }
 
-  private recordFailure(keys: string[], now: number) {
-    for (const key of keys) {
-      const recent = this.recent(key, now);
-      recent.push(now);
-      // Only the newest `limit` failures can ever matter to check().
-      if (recent.length > this.limit) recent.splice(0, recent.length - this.limit);
-      this.failures.delete(key);
-      this.failures.set(key, recent);
-    }
+  recordFailure(key: string, now: number) {
+    const recent = this.recent(key, now);
+    recent.push(now);
+    // Only the newest `limit` failures can ever matter to waitMs().
+    if (recent.length > this.limit) recent.splice(0, recent.length - this.limit);
+    this.failures.delete(key);
+    this.failures.set(key, recent);
     this.evict(now);
+  }
+
+  forget(key: string) {
+    this.failures.delete(key);
+  }
+
+  /** Keys holding failures, for tests of the memory bound. */
+  get size() {
+    return this.failures.size;
   }
 
   private recent(key: string, now: number): number[] {
@@ -109,6 +98,43 @@ export class FailureLimiter {
   }
 }
 
+/** One counter and the key an attempt is counted under in it. */
+export interface FailureCheck {
+  counter: FailureCounter;
+  key: string;
+}
+
+/**
+ * Runs one attempt (say, a password check) unless one of its checks has used up its failures
+ * (then a 429), and records a failure under every check when it answers false.
+ *
+ * Attempts run side by side while they could all fail without reaching a limit; beyond that
+ * they wait for those under way to end and look again. So attempts fired all at once gain no
+ * extra guesses, and honest ones arriving together are delayed, never refused.
+ */
+export async function attemptWithin(checks: FailureCheck[], run: () => Promise<boolean>): Promise<boolean> {
+  const active = checks.filter((check) => check.counter.enabled);
+  for (;;) {
+    const now = Date.now();
+    const waitMs = Math.max(0, ...active.map(({ counter, key }) => counter.waitMs(key, now)));
+    if (waitMs > 0) throw rateLimited(Math.ceil(waitMs / 1000));
+    const busy = active.find(({ counter, key }) => counter.busy(key, now));
+    if (busy === undefined) break;
+    await busy.counter.nextEnding(busy.key);
+  }
+  for (const { counter, key } of active) counter.started(key);
+  try {
+    const succeeded = await run();
+    if (!succeeded) {
+      const now = Date.now();
+      for (const { counter, key } of active) counter.recordFailure(key, now);
+    }
+    return succeeded;
+  } finally {
+    for (const { counter, key } of active) counter.ended(key);
+  }
+}
+
 /** The reference's rate-limit error: 429, a Retry-After header, and `retry-after` in the body. */
 export function rateLimited(retryAfterSeconds: number) {
   const seconds = Math.max(1, retryAfterSeconds);
@@ -120,4 +146,54 @@ type AddressSource = { requestIP(request: Request): { address: string } | null }
 /** The peer address of a request, the key its failures are counted under. */
 export function clientAddress(server: AddressSource, request: Request): string {
   return server?.requestIP(request)?.address ?? "unknown";
+}
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is (IPv4-mapped IPv6 ones
+ * too), an IPv6 address by its /64, since one subscriber is commonly given a whole /64 and
+ * could otherwise take a fresh address for every guess.
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(":")) return address;
+  const [head, tail] = address.split("%")[0].split("::", 2);
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0"), ...tailGroups];
+  const prefix = groups.slice(0, 4).map((group) => Number.parseInt(group, 16));
+  if (prefix.length < 4 || prefix.some((group) => !(group >= 0 && group <= 0xffff))) return address;
+  return `${prefix.map((group) => group.toString(16)).join(":")}::/64`;
+}
+
+/**
+ * Keys (an account at an address) that succeeded within the last `ttlMs`, newest last. In
+ * memory and bounded: a restart or a flood of successes only costs a key its exemption,
+ * which the next success gives back.
+ */
+export class RecentSuccesses {
+  private readonly times = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  record(key: string, now: number) {
+    this.times.delete(key);
+    this.times.set(key, now);
+    // Map order is oldest success first, so the front is what goes.
+    for (const [oldest] of this.times) {
+      if (this.times.size <= this.maxKeys) break;
+      this.times.delete(oldest);
+    }
+  }
+
+  has(key: string, now: number): boolean {
+    const time = this.times.get(key);
+    if (time === undefined) return false;
+    if (now - time < this.ttlMs) return true;
+    this.times.delete(key);
+    return false;
+  }
 }

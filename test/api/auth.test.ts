@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../src/app";
-import { postFrom, type RawResponse } from "../helpers/fromAddress";
-import { OWNER, createPerson, expectError, ok, seedOrg, startInitializedServer, type Org, type Person } from "../helpers/seed";
+import { postFrom } from "../helpers/fromAddress";
+import { OWNER, createPerson, expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 
 // Logins hash passwords, slowly by design; on a busy machine a test can outlast the 5 s default.
 setDefaultTimeout(30_000);
-
-// A small limit so the brute-force protection shows within a test; a window long enough that
-// a slow machine cannot age failures out in the middle of one (expiry has its own server).
-const FAILURE_LIMIT = 3;
-const WINDOW_SECONDS = 60;
 
 /** Endpoints the reference serves without credentials. */
 const UNAUTHENTICATED = new Set(["GET /api/v1/server_settings", "POST /api/v1/fetch_api_key"]);
@@ -21,8 +16,8 @@ let nextAddress = 10;
 let nextPerson = 0;
 
 /**
- * A loopback address no earlier test sent from: failures are also counted per address, and
- * tests must not trip each other's limits.
+ * A loopback address no earlier test sent from, so these tests' wrong passwords never add up to
+ * a lockout (test/api/loginLockout.test.ts tests those).
  */
 const freshAddress = () => `127.0.0.${nextAddress++}`;
 const freshPerson = () => createPerson(org.owner, org.anon, `Login Person ${String.fromCharCode(65 + nextPerson++)}`);
@@ -41,7 +36,7 @@ function expectChallenge(response: { headers: Headers }) {
 }
 
 beforeAll(async () => {
-  org = await seedOrg({ env: { PARLEY_LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT), PARLEY_LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
+  org = await seedOrg();
   deactivatedUser = await freshPerson();
   const bot = ok(await org.member.api.post("/bots", { full_name: "Retired Bot", short_name: "retired" }));
   deactivatedBot = { id: bot.user_id, email: bot.email, password: "", apiKey: bot.api_key, api: org.anon.as(bot.email, bot.api_key) };
@@ -159,89 +154,5 @@ describe("POST /fetch_api_key", () => {
     expectError(await org.anon.post("/fetch_api_key", { username: OWNER.email }), "BAD_REQUEST", 400);
     expectError(await org.anon.post("/fetch_api_key", { password: OWNER.password }), "BAD_REQUEST", 400);
     expectError(await org.anon.post("/fetch_api_key", { username: OWNER.email, password: "x".repeat(100_000) }), "BAD_REQUEST", 400);
-  });
-});
-
-describe("brute-force protection of password logins", () => {
-  async function failTimes(username: string, times: number, address?: () => string) {
-    for (let i = 0; i < times; i++) {
-      const response = await fetchApiKey(username, `wrong guess ${i}`, address?.());
-      expect(response.status).toBe(401);
-    }
-  }
-
-  function expectRateLimited(response: RawResponse) {
-    expectError({ status: response.status, body: response.json }, "RATE_LIMIT_HIT", 429);
-    const retryAfter = response.json["retry-after"];
-    expect(Number.isInteger(retryAfter)).toBe(true);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
-    expect(response.headers["retry-after"]).toBe(String(retryAfter));
-    expect(response.json.api_key).toBeUndefined();
-  }
-
-  test("locks an account after repeated failures from anywhere, refusing even the right password", async () => {
-    const target = await freshPerson();
-    await failTimes(target.email.toUpperCase(), FAILURE_LIMIT, freshAddress);
-    expectRateLimited(await fetchApiKey(target.email, target.password));
-    expectRateLimited(await fetchApiKey(target.email, target.password));
-    // Its API key keeps working: the lock is on guessing passwords, not on the account.
-    expect(ok(await target.api.get("/users/me")).user_id).toBe(target.id);
-  });
-
-  test("gives no extra guesses to attempts fired all at once", async () => {
-    const target = await freshPerson();
-    const responses = await Promise.all(Array.from({ length: 4 * FAILURE_LIMIT }, (_, i) => fetchApiKey(target.email, `parallel guess ${i}`)));
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(FAILURE_LIMIT);
-    expect(statuses.filter((status) => status !== 401).every((status) => status === 429)).toBe(true);
-    expectRateLimited(await fetchApiKey(target.email, target.password));
-  });
-
-  test("counts failures per address too, whichever accounts they name", async () => {
-    const address = freshAddress();
-    for (let i = 0; i < FAILURE_LIMIT; i++) expect((await fetchApiKey(`guess-${i}@example.com`, "password", address)).status).toBe(401);
-    const bystander = await freshPerson();
-    expectRateLimited(await fetchApiKey(bystander.email, bystander.password, address));
-    // The same person from another address is not held up.
-    expect((await fetchApiKey(bystander.email, bystander.password)).status).toBe(200);
-  });
-
-  test("keeps an account's failures when another account logs in successfully", async () => {
-    const target = await freshPerson();
-    const other = await freshPerson();
-    await failTimes(target.email, FAILURE_LIMIT - 1, freshAddress);
-    expect((await fetchApiKey(other.email, other.password)).status).toBe(200);
-    await failTimes(target.email, 1, freshAddress);
-    expectRateLimited(await fetchApiKey(target.email, target.password));
-  });
-
-  test("forgives an account's own failures once it logs in, but never an address's", async () => {
-    const target = await freshPerson();
-    const address = freshAddress();
-    await failTimes(target.email, FAILURE_LIMIT - 1, () => address);
-    expect((await fetchApiKey(target.email, target.password, address)).status).toBe(200);
-    await failTimes(target.email, FAILURE_LIMIT - 1, freshAddress);
-    expect((await fetchApiKey(target.email, target.password)).status).toBe(200);
-    await failTimes(`someone-else@example.com`, 1, () => address);
-    expectRateLimited(await fetchApiKey(target.email, target.password, address));
-  });
-
-  test("lets the account in again once the window has moved on", async () => {
-    const window = 2;
-    const server = await startInitializedServer({ env: { PARLEY_LOGIN_FAILURE_LIMIT: "1", PARLEY_LOGIN_FAILURE_WINDOW_SECONDS: String(window) } });
-    try {
-      const attempt = (password: string) => postFrom("127.0.0.1", `${server.url}/api/v1/fetch_api_key`, { username: OWNER.email, password });
-      expect((await attempt("wrong guess")).status).toBe(401);
-      const refused = await attempt(OWNER.password);
-      expectRateLimited(refused);
-      expect(refused.json["retry-after"]).toBeLessThanOrEqual(window);
-      await Bun.sleep(refused.json["retry-after"] * 1000 + 100);
-      const response = await attempt(OWNER.password);
-      expect(response.status).toBe(200);
-      expect(response.json.email).toBe(OWNER.email);
-    } finally {
-      await server.dispose();
-    }
   });
 });
