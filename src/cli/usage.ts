@@ -34,9 +34,13 @@ Environment:
   PARLEY_HEARTBEAT_SECONDS             Event-queue heartbeat interval (default 60)
   PARLEY_QUEUE_TIMEOUT_SECONDS         Idle event queues are removed after this (default 600)
   PARLEY_QUEUE_MAX_EVENTS              Unread events one queue may hold (default 10000)
-  PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed per account and per address
-                                       within the window; 0 turns the limit off (default 10)
-  PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  The window for that limit (default 900)
+  PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed for one account from one address
+                                       within the window (default 10)
+  PARLEY_LOGIN_ADDRESS_FAILURE_LIMIT   Failed logins allowed from one address, all accounts
+                                       (default 50); not counted where the account signed in lately
+  PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT   Failed logins allowed for one account, all addresses
+                                       (default 100); not counted where the account signed in lately
+  PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  The window for those limits; a limit of 0 is off (default 900)
 `;
 
 export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]
