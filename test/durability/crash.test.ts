@@ -1,5 +1,8 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createChannel, uniqueName } from "../helpers/channels";
+import { join } from "node:path";
+import { DATABASE_FILE } from "../../src/db/client";
+import { createChannel, setRealmSetting, uniqueName } from "../helpers/channels";
 import { ApiClient } from "../helpers/client";
 import { seedOrg, type Org } from "../helpers/seed";
 import { Ledger, OP_KINDS } from "./ledger";
@@ -13,7 +16,7 @@ import { Workload, type Cast } from "./workload";
  * acknowledged change must be there and every change cut off by the kill applied whole or
  * not at all (ledger.ts has the rules, verify.ts the checks). Several rounds per run.
  *
- * PARLEY_CRASH_ROUNDS (default 3) sets the number of rounds, PARLEY_CRASH_SEED repeats a
+ * PARLEY_CRASH_ROUNDS (default 4) sets the number of rounds, PARLEY_CRASH_SEED repeats a
  * run's choices (it is printed), PARLEY_CRASH_LANES the requests each person keeps in flight.
  */
 
@@ -22,7 +25,7 @@ const positive = (name: string, fallback: number) => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
 };
-const ROUNDS = positive("PARLEY_CRASH_ROUNDS", 3);
+const ROUNDS = positive("PARLEY_CRASH_ROUNDS", 4);
 const LANES_PER_WRITER = positive("PARLEY_CRASH_LANES", 3);
 /** How long the load runs before the kill, drawn per round. */
 const KILL_AFTER_MS = [150, 900] as const;
@@ -40,8 +43,30 @@ beforeAll(async () => {
   const channelName = uniqueName("crash");
   const channelId = await createChannel(org, org.owner, { principals: [...writers, org.guest].map((person) => person.id) }, channelName);
   cast = { writers, reader: org.guest, channelName, channelId };
+  // A long run must not outlast the default 10 minutes for editing one's messages.
+  setRealmSetting(org.server, "message_content_edit_limit_seconds", null);
 }, 60_000);
 afterAll(() => org.server.dispose());
+
+/**
+ * SQLite's own checks of the file a last kill left behind, with the full-text index's: what
+ * the API cannot see (a damaged page, an index entry pointing nowhere).
+ */
+function integrityProblems(dataDir: string): string[] {
+  const sqlite = new Database(join(dataDir, DATABASE_FILE));
+  try {
+    const rows = sqlite.query("PRAGMA integrity_check").all() as Array<{ integrity_check: string }>;
+    const problems = rows.map((row) => row.integrity_check).filter((text) => text !== "ok");
+    try {
+      sqlite.run("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)");
+    } catch (error) {
+      problems.push(`full-text index: ${(error as Error).message}`);
+    }
+    return problems;
+  } finally {
+    sqlite.close();
+  }
+}
 
 /** The server comes back on a new port: everyone's client follows it there. */
 function reconnect() {
@@ -82,6 +107,9 @@ test(
       );
       expect({ seed, round, problems: verifier.problems, surprises: ledger.surprises }).toEqual({ seed, round, problems: [], surprises: [] });
     }
+
+    await org.server.stop("SIGKILL");
+    expect(integrityProblems(org.server.dataDir)).toEqual([]);
 
     const totals = ledger.totals();
     const perKind = OP_KINDS.map((kind) => `${kind} ${ledger.counts[kind].acknowledged}/${ledger.counts[kind].pending}/${ledger.counts[kind].appliedAfterAll}`).join(", ");
