@@ -112,7 +112,7 @@ export class Ledger {
 }
 
 const sameVersion = (a: Version, b: Version) => a.content === b.content && a.topic === b.topic;
-const describe = (version: Version) => JSON.stringify(version);
+const shown = (version: Version) => JSON.stringify(version);
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((item) => b.has(item));
 
 /** Whether the pending change of a message shows in what is stored. */
@@ -154,7 +154,7 @@ export function judge(message: Tracked, observed: Observed | undefined): string[
 
   const allowed = [message.version, ...(pending?.kind === "edit" ? [pending.to] : [])];
   if (!allowed.some((version) => sameVersion(observed.version, version))) {
-    problems.push(`${label}: content/topic ${describe(observed.version)}, expected ${allowed.map(describe).join(" or ")}`);
+    problems.push(`${label}: content/topic ${shown(observed.version)}, expected ${allowed.map(shown).join(" or ")}`);
   }
 
   if (message.directTo === null) {
