@@ -1,7 +1,7 @@
 import type { ApiResponse } from "../helpers/client";
 import type { Person } from "../helpers/seed";
 import { type Ledger, type OpKind, type Tracked, type Version } from "./ledger";
-import type { SeededRandom } from "./random";
+import { SeededRandom } from "./random";
 
 /**
  * The crash test's clients: several people, each with a few lanes of requests in flight at
@@ -35,22 +35,29 @@ export class Workload {
   constructor(
     private readonly ledger: Ledger,
     private readonly cast: Cast,
-    private readonly random: SeededRandom,
+    private readonly seed: number,
   ) {}
 
-  /** Runs every writer's lanes until the ledger says the server is being killed. */
-  async runUntilKilled(lanesPerWriter: number): Promise<void> {
+  /**
+   * Runs every writer's lanes until the ledger says the server is being killed. Each lane
+   * draws from a random source of its own, seeded by the run's seed, the round and the lane,
+   * so its choices do not depend on how the lanes interleave.
+   */
+  async runUntilKilled(round: number, lanesPerWriter: number): Promise<void> {
     const lanes: Array<Promise<void>> = [];
-    for (const writer of this.cast.writers) for (let i = 0; i < lanesPerWriter; i++) lanes.push(this.lane(writer));
+    let lane = 0;
+    for (const writer of this.cast.writers) {
+      for (let i = 0; i < lanesPerWriter; i++) lanes.push(this.lane(writer, new SeededRandom(laneSeed(this.seed, round, ++lane))));
+    }
     await Promise.all(lanes);
   }
 
-  private async lane(writer: Person) {
-    while (!this.ledger.killing) await this.step(writer);
+  private async lane(writer: Person, random: SeededRandom) {
+    while (!this.ledger.killing) await this.step(writer, random);
   }
 
-  private pickOp(): OpKind {
-    let roll = this.random.int(OP_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0));
+  private pickOp(random: SeededRandom): OpKind {
+    let roll = random.int(OP_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0));
     for (const [kind, weight] of OP_WEIGHTS) {
       if (roll < weight) return kind;
       roll -= weight;
@@ -58,34 +65,34 @@ export class Workload {
     return "send";
   }
 
-  private async step(writer: Person) {
-    const kind = this.pickOp();
-    if (kind === "edit" && (await this.edit(writer))) return;
-    if (kind === "delete" && (await this.remove(writer))) return;
-    if (kind === "react" && (await this.react(writer))) return;
-    if (kind === "star" && (await this.star(writer))) return;
-    await this.sendBurst(writer);
+  private async step(writer: Person, random: SeededRandom) {
+    const kind = this.pickOp(random);
+    if (kind === "edit" && (await this.edit(writer, random))) return;
+    if (kind === "delete" && (await this.remove(writer, random))) return;
+    if (kind === "react" && (await this.react(writer, random))) return;
+    if (kind === "star" && (await this.star(writer, random))) return;
+    await this.sendBurst(writer, random);
   }
 
   /** One to six sends at once. */
-  private async sendBurst(writer: Person) {
-    const count = this.random.between(1, 6);
-    await Promise.all(Array.from({ length: count }, () => this.send(writer)));
+  private async sendBurst(writer: Person, random: SeededRandom) {
+    const count = random.between(1, 6);
+    await Promise.all(Array.from({ length: count }, () => this.send(writer, random)));
   }
 
-  private async send(writer: Person) {
+  private async send(writer: Person, random: SeededRandom) {
     const marker = this.ledger.token("mk");
     const content = `${marker} orig`;
-    const readBySender = this.random.chance(0.5);
+    const readBySender = random.chance(0.5);
     let message: Tracked;
     let params: Record<string, unknown>;
-    if (this.random.chance(0.7)) {
-      const topic = this.random.pick(TOPICS);
+    if (random.chance(0.7)) {
+      const topic = random.pick(TOPICS);
       message = this.ledger.track(writer.id, null, readBySender, { content, topic });
       params = { type: "channel", to: this.cast.channelName, topic, content, read_by_sender: readBySender };
     } else {
       const others = this.cast.writers.filter((person) => person.id !== writer.id);
-      const directTo = this.random.chance(0.5) ? [this.cast.reader.id] : [this.cast.reader.id, this.random.pick(others).id];
+      const directTo = random.chance(0.5) ? [this.cast.reader.id] : [this.cast.reader.id, random.pick(others).id];
       message = this.ledger.track(writer.id, directTo, readBySender, { content, topic: null });
       params = { type: "direct", to: directTo, content, read_by_sender: readBySender };
     }
@@ -96,12 +103,12 @@ export class Workload {
     if (outcome === "cut") message.pending = { kind: "send" };
   }
 
-  private async edit(writer: Person): Promise<boolean> {
+  private async edit(writer: Person, random: SeededRandom): Promise<boolean> {
     const candidates = this.ledger.settled((message) => message.senderId === writer.id);
     if (candidates.length === 0) return false;
-    const message = this.random.pick(candidates);
+    const message = random.pick(candidates);
     const isChannel = message.directTo === null;
-    const mode = !isChannel ? "content" : this.random.pick(["content", "content", "topic", "both"] as const);
+    const mode = !isChannel ? "content" : random.pick(["content", "content", "topic", "both"] as const);
     const to: Version = { ...message.version };
     const params: Record<string, unknown> = { send_notification_to_old_thread: false, send_notification_to_new_thread: false };
     if (mode !== "topic") to.content = params.content = `${message.marker} edited ${this.ledger.token("ed")}`;
@@ -113,10 +120,10 @@ export class Workload {
     return true;
   }
 
-  private async remove(writer: Person): Promise<boolean> {
+  private async remove(writer: Person, random: SeededRandom): Promise<boolean> {
     const candidates = this.ledger.settled((message) => message.senderId === writer.id);
     if (candidates.length === 0) return false;
-    const message = this.random.pick(candidates);
+    const message = random.pick(candidates);
     const outcome = await this.attempt("delete", message, () => writer.api.delete(`/messages/${message.id}`), () => {
       message.exists = false;
     });
@@ -125,12 +132,12 @@ export class Workload {
   }
 
   /** A reaction on someone's channel message (everyone sees the channel). */
-  private async react(writer: Person): Promise<boolean> {
+  private async react(writer: Person, random: SeededRandom): Promise<boolean> {
     const unused = (message: Tracked) => EMOJIS.filter((emoji) => !message.reactions.has(`${writer.id}:${emoji}`));
     const candidates = this.ledger.settled((message) => message.directTo === null && unused(message).length > 0);
     if (candidates.length === 0) return false;
-    const message = this.random.pick(candidates);
-    const emoji = this.random.pick(unused(message));
+    const message = random.pick(candidates);
+    const emoji = random.pick(unused(message));
     const key = `${writer.id}:${emoji}`;
     const outcome = await this.attempt("react", message, () => writer.api.post(`/messages/${message.id}/reactions`, { emoji_name: emoji }), () => {
       message.reactions.add(key);
@@ -139,10 +146,10 @@ export class Workload {
     return true;
   }
 
-  private async star(writer: Person): Promise<boolean> {
+  private async star(writer: Person, random: SeededRandom): Promise<boolean> {
     const candidates = this.ledger.settled((message) => message.senderId === writer.id && !message.starred);
     if (candidates.length === 0) return false;
-    const message = this.random.pick(candidates);
+    const message = random.pick(candidates);
     const request = () => writer.api.post("/messages/flags", { messages: [message.id], op: "add", flag: "starred" });
     const outcome = await this.attempt("star", message, request, () => {
       message.starred = true;
@@ -180,3 +187,6 @@ export class Workload {
     }
   }
 }
+
+/** A lane's seed: the run's, mixed with the round and the lane's number. */
+const laneSeed = (seed: number, round: number, lane: number) => (seed ^ Math.imul(round, 0x9e3779b1) ^ Math.imul(lane, 0x85ebca6b)) >>> 0;
