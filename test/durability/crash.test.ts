@@ -18,8 +18,9 @@ import { Workload, type Cast } from "./workload";
  * acknowledged change must be there and every change cut off by the kill applied whole or
  * not at all (ledger.ts has the rules, verify.ts the checks). Several rounds per run.
  *
- * PARLEY_CRASH_ROUNDS (default 4) sets the number of rounds, PARLEY_CRASH_SEED repeats a
- * run's kill delays and each lane's choices (it is printed; the interleaving still varies), PARLEY_CRASH_LANES the requests each person keeps in flight.
+ * PARLEY_CRASH_ROUNDS (default 4) sets the number of rounds; PARLEY_CRASH_SEED repeats a
+ * run's kill delays and each lane's choices (it is printed; the interleaving still varies);
+ * PARLEY_CRASH_LANES (default 3) the requests each person keeps in flight.
  */
 
 const positive = (name: string, fallback: number) => {
