@@ -29,7 +29,8 @@ async function startServer(): Promise<Server> {
   if (init.exitCode !== 0) throw new Error(init.stderr);
   const child: Subprocess<"ignore", "pipe", "inherit"> = Bun.spawn([...parleyCommand(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"], {
     // At the default log level, as in production (it also prints the "listening on" line read here).
-    env: { ...process.env, PARLEY_LOG_LEVEL: "info" },
+    // One user holds every queue here, so the per-user cap (50 by default) is raised past them.
+    env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_MAX_QUEUES_PER_USER: String(IDLE_QUEUES) },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",
