@@ -32,6 +32,9 @@ const ROUNDS = positive("PARLEY_CRASH_ROUNDS", 4);
 const LANES_PER_WRITER = positive("PARLEY_CRASH_LANES", 3);
 /** How long the load runs before the kill, drawn per round. */
 const KILL_AFTER_MS = [150, 900] as const;
+/** Sends fired together shortly before each kill, and how much earlier. */
+const BURST_BEFORE_KILL = 30;
+const BURST_LEAD_MS = [0, 10] as const;
 /** Messages not in doubt whose search words are checked one by one, per round. */
 const SEARCH_SAMPLE = 10;
 
@@ -50,7 +53,12 @@ beforeAll(async () => {
   // A long run must not outlast the default 10 minutes for editing one's messages.
   setRealmSetting(org.server, "message_content_edit_limit_seconds", null);
 }, 60_000);
-afterAll(() => org.server.dispose());
+afterAll(async () => {
+  await org.server.dispose();
+  // seedOrg's data dir is not the server's own temp dir, so dispose() leaves it; it holds
+  // thousands of messages after a long run.
+  rmSync(org.server.dataDir, { recursive: true, force: true });
+});
 
 /**
  * SQLite's own checks of the file a kill left behind, with the full-text index's and the
@@ -107,9 +115,11 @@ test(
       ledger.killing = false;
       const load = workload.runUntilKilled(round, LANES_PER_WRITER);
       await Bun.sleep(killAfterMs);
+      const burst = workload.burst(round, BURST_BEFORE_KILL);
+      await Bun.sleep(schedule.between(...BURST_LEAD_MS));
       ledger.killing = true;
       await org.server.stop("SIGKILL");
-      await load;
+      await Promise.all([load, burst]);
       const damage = integrityProblems(org.server.dataDir);
       const restartStarted = Date.now();
       await org.server.restart();
@@ -120,7 +130,7 @@ test(
       const figures = await verifier.run(SEARCH_SAMPLE);
       const after = ledger.totals();
       console.log(
-        `round ${round}: killed after ${killAfterMs} ms; acknowledged ${after.acknowledged - before.acknowledged}, cut off ${after.pending - before.pending} (applied ${after.appliedAfterAll - before.appliedAfterAll}); ` +
+        `round ${round}: killed after ${killAfterMs} ms + a burst; acknowledged ${after.acknowledged - before.acknowledged}, cut off ${after.pending - before.pending} (applied ${after.appliedAfterAll - before.appliedAfterAll}); ` +
           `restart ${restartMs} ms; ${figures.present} messages stored, ${figures.searches} searches, ${figures.unreadChecked} unread checked; problems ${verifier.problems.length}`,
       );
       expect({ seed, round, damage, problems: verifier.problems, surprises: ledger.surprises }).toEqual({ seed, round, damage: [], problems: [], surprises: [] });

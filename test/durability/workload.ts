@@ -52,6 +52,16 @@ export class Workload {
     await Promise.all(lanes);
   }
 
+  /**
+   * Sends from everyone at once, without waiting between them: fired just before the kill,
+   * they make sure it lands while the server is storing a batch of sends (group commit),
+   * even when the lanes happen to be between requests.
+   */
+  async burst(round: number, count: number): Promise<void> {
+    const random = new SeededRandom(laneSeed(this.seed, round, 0));
+    await Promise.all(Array.from({ length: count }, () => this.send(random.pick(this.cast.writers), random)));
+  }
+
   private async lane(writer: Person, random: SeededRandom) {
     while (!this.ledger.killing) await this.step(writer, random);
   }
