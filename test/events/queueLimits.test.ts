@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
+import { ApiClient } from "../helpers/client";
+import { OWNER, expectError, login, ok, seedOrg, startInitializedServer, type Org, type Person } from "../helpers/seed";
 import { SEED_TIMEOUT_MS } from "./support";
 
 /**
@@ -137,5 +138,32 @@ describe("the per-server cap", () => {
     await expectDropped(queues[2]);
     await expectAlive(...queues.slice(3));
     expect(await stillWaiting(waiting.answer)).toBe(true);
+  });
+});
+
+describe("idle collection", () => {
+  test("the periodic sweep removes queues idle past the timeout without anyone touching them, and spares used and long-polling ones", async () => {
+    // Its own server: a one-second timeout (swept every 250 ms), and debug logs, which name each removal.
+    const server = await startInitializedServer({ env: { PARLEY_QUEUE_TIMEOUT_SECONDS: "1", PARLEY_LOG_LEVEL: "debug" } });
+    try {
+      const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
+      const [idleA, idleB, used, polling] = [await registerQueue(owner), await registerQueue(owner), await registerQueue(owner), await registerQueue(owner)];
+      const waiting = (await parkLongPoll(polling)).answer;
+      // This server cleans up after itself; the cleanup after each test is for the shared one.
+      registered = [];
+      parked = [];
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        ok(await poke(used));
+        await Bun.sleep(200);
+      }
+      const removedIdle = (queue: Queue) => server.output.includes(`event queue ${queue.id} of user ${owner.id} removed: idle`);
+      expect([removedIdle(idleA), removedIdle(idleB), removedIdle(used), removedIdle(polling)]).toEqual([true, true, false, false]);
+      expect(await stillWaiting(waiting)).toBe(true);
+      ok(await owner.api.delete("/events", { queue_id: polling.id }));
+      expectError(await waiting, "BAD_EVENT_QUEUE_ID", 400);
+    } finally {
+      await server.dispose();
+    }
   });
 });
