@@ -2,7 +2,8 @@
  * THE event-queue registry: every queue lives here, in memory, and nothing outside this module
  * touches one. It creates queues (register), looks them up for their owner, appends what
  * actions publish after COMMIT, answers long-polls, sends heartbeats, collects idle queues,
- * and carries queues across a graceful restart (events/persistence.ts).
+ * bounds how many queues a user and the server hold (the longest-idle queue makes room,
+ * events/activityOrder.ts), and carries queues across a graceful restart (events/persistence.ts).
  *
  * How a feature adds its events (channels, messages, ... all follow this path):
  *  1. Shape: an interface per event in events/kinds/<feature>.ts, its union added to AnyEvent
