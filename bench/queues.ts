@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../test/helpers/client";
 import { OWNER, login, ok, type Person } from "../test/helpers/seed";
-import { runParley, tempDataDir } from "../test/helpers/server";
+import { parleyCommand, runParley, tempDataDir } from "../test/helpers/server";
 import { freePort, waitUntilAnswering } from "./lib";
 
 const { values: options } = parseArgs({
@@ -54,7 +54,7 @@ interface Server {
 
 async function startServer(dataDir: string): Promise<Server> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const command = options.entry ? [process.execPath, options.entry] : [process.execPath, join(import.meta.dir, "..", "src", "main.ts")];
+  const command = options.entry ? [process.execPath, options.entry] : parleyCommand();
   const child = Bun.spawn([...command, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
     env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_MAX_QUEUES_PER_USER: PER_USER_CAP, PARLEY_MAX_QUEUES_TOTAL: TOTAL_CAP },
     stdout: Bun.file(join(dataDir, `parley-${Date.now()}.log`)),

@@ -6,7 +6,8 @@ import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
 import { startEventQueues, stopEventQueues } from "../events/registry";
 import { log } from "../log";
-import { BUN_BODY_BACKSTOP_BYTES } from "../http/requestSize";
+import { maxHeaderSize } from "node:http";
+import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
 import { SERVER_VERSION } from "../version";
 import { issueSetupCode } from "../web/setupCode";
 import { announceNewInstall, announceSetupCode } from "./announce";
@@ -77,6 +78,8 @@ export async function runServe(args: string[]): Promise<number> {
   });
   const server = app.server!;
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
+  const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
+  if (headLimitWarning) log.warn(headLimitWarning);
   log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
   if (isSetUp()) log.info(`Open http://${shown}:${server.port}/ to sign in`);
   else announceSetupCode(`http://${shown}:${server.port}/`, issueSetupCode());

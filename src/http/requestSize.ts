@@ -130,3 +130,12 @@ export async function parseBody(request: Request, contentType: string): Promise<
   if (type.startsWith("application/json") || type.endsWith("+json")) return parseJson(bytes);
   return new TextDecoder().decode(bytes);
 }
+
+/**
+ * Said at start when the runtime flag is missing (someone ran `bun src/main.ts` by hand):
+ * then a URL of 16 KiB or more gets Bun's empty 431 instead of an answer.
+ */
+export function requestHeadLimitWarning(runtimeLimit: number): string | undefined {
+  if (runtimeLimit >= MAX_REQUEST_HEAD_BYTES) return undefined;
+  return `Bun reads request heads up to ${runtimeLimit} bytes; run with --max-http-header-size=${MAX_REQUEST_HEAD_BYTES} (as npm start and the built binary do) so long query strings get an answer`;
+}

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/requestSize";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const ENTRY = join(ROOT, "src", "main.ts");
@@ -22,9 +23,12 @@ export interface ServerOptions {
   cwd?: string;
 }
 
-/** The argv that runs the `parley` command from this checkout (or a given binary). */
+/**
+ * The argv that runs the `parley` command from this checkout (or a given binary), with the
+ * runtime flag package.json's scripts give it (the binary has it embedded).
+ */
 export function parleyCommand(binary?: string): string[] {
-  return binary ? [binary] : [process.execPath, ENTRY];
+  return binary ? [binary] : [process.execPath, `--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`, ENTRY];
 }
 
 export function tempDataDir(): string {
