@@ -38,6 +38,6 @@ export function hostileValues(long: boolean): HostileValue[] {
     { name: "boolean", value: "true" },
     { name: "SQL", value: "1' OR '1'='1" },
     { name: "HTML", value: "<script>alert(1)</script>" },
-    { name: "long list of IDs", value: JSON.stringify(Array.from({ length: long ? 200_000 : 20_000 }, (_, i) => i)) },
+    { name: "long list of IDs", value: JSON.stringify(Array.from({ length: long ? 100_000 : 20_000 }, (_, i) => i)) },
   ];
 }

@@ -149,6 +149,7 @@ async function fuzz(role: "member" | "guest") {
   const turn = { next: role === "guest" ? 1 : 0 };
   const problems: string[] = [];
   let sent = 0;
+  let slowest = { ms: 0, label: "" };
   const routes = ordered(routeTable());
   for (const route of routes) {
     for (const request of casesFor(route, values, ids[role], valid, LONG, turn)) {
@@ -161,6 +162,7 @@ async function fuzz(role: "member" | "guest") {
         continue;
       }
       sent++;
+      if (answer.ms > slowest.ms) slowest = { ms: answer.ms, label: `${route.method} ${route.path} [${request.label}]` };
       const problem = problemWith(route, answer, commitCount() !== before);
       if (problem) problems.push(`${route.method} ${route.path} [${request.label}]: ${problem}`);
     }
@@ -168,7 +170,7 @@ async function fuzz(role: "member" | "guest") {
   // Every route was reached: the table is the app's own, so this guards the harness itself.
   expect(routes.length).toBeGreaterThan(70);
   expect(sent).toBeGreaterThan(routes.length * 10);
-  console.log(`fuzz as ${role}: ${sent} requests over ${routes.length} routes${LONG ? " (long run)" : ""}`);
+  console.log(`fuzz as ${role}: ${sent} requests over ${routes.length} routes${LONG ? " (long run)" : ""}; slowest ${slowest.ms.toFixed(0)} ms: ${slowest.label}`);
   expect(problems).toEqual([]);
 }
 
