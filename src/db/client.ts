@@ -91,7 +91,7 @@ function requireIntactDatabase(sqlite: Database, dataDir: string) {
 
 const damaged = (dataDir: string, what: string) =>
   new DataDirError(
-    `The database ${join(dataDir, DATABASE_FILE)} is damaged (SQLite says: ${what}). Parley will not serve it, since writing to a damaged file can lose more data.
+    `The database ${join(dataDir, DATABASE_FILE)} is damaged (SQLite says: ${what}). Parley will not serve it: every change written to a damaged file can spread the damage.
 ${restoreAdvice(dataDir)}`,
   );
 

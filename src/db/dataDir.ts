@@ -19,12 +19,18 @@ const COMPANION_FILES = [`${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATA
 /** The data dir cannot be used as it is; the message says why and what to do. */
 export class DataDirError extends Error {}
 
-/** Appended to every refusal of a damaged or lost database. */
-export function restoreAdvice(dataDir: string): string {
-  return [
-    `To restore: stop Parley, move ${dataDir} aside, and put your latest backup copy of the whole data directory in its place.`,
-    `Without a backup, SQLite may save part of the data: sqlite3 ${join(dataDir, DATABASE_FILE)} .recover | sqlite3 recovered.db, then use recovered.db as parley.db in a new data directory.`,
-  ].join("\n");
+/**
+ * Appended to every refusal of a damaged or lost database; SQLite's recovery only where
+ * there is a file with something in it to recover.
+ */
+export function restoreAdvice(dataDir: string, recoverable = true): string {
+  const advice = [`To restore: stop Parley, move ${dataDir} aside, and put your latest backup copy of the whole data directory in its place.`];
+  if (recoverable) {
+    advice.push(
+      `Without a backup, SQLite may save part of the data: sqlite3 ${join(dataDir, DATABASE_FILE)} .recover | sqlite3 recovered.db, then use recovered.db as parley.db in a new data directory.`,
+    );
+  }
+  return advice.join("\n");
 }
 
 const startNewServerAdvice = (dataDir: string) =>
@@ -59,7 +65,7 @@ export function prepareDataDir(dataDir: string, newInstall: NewInstall): Created
     if (companions.length > 0) {
       throw new DataDirError(
         `The data directory ${dataDir} holds ${companions.join(" and ")} but no ${DATABASE_FILE}: the database was deleted or moved, ` +
-          `and the data in it is lost unless you restore it. Parley will not start a new one here.\n${restoreAdvice(dataDir)}`,
+          `and the data in it is lost unless you restore it. Parley will not start a new one here.\n${restoreAdvice(dataDir, false)}`,
       );
     }
     if (newInstall === "refuse") {
@@ -73,7 +79,7 @@ export function prepareDataDir(dataDir: string, newInstall: NewInstall): Created
   if (database === 0) {
     throw new DataDirError(
       `The database ${join(dataDir, DATABASE_FILE)} is empty (0 bytes): its data is lost. Parley will not start a new one over it.\n` +
-        `If this server never held data, delete the file and run 'parley serve --init'. Otherwise:\n${restoreAdvice(dataDir)}`,
+        `If this server never held data, delete the file and run 'parley serve --init'. Otherwise:\n${restoreAdvice(dataDir, false)}`,
     );
   }
   requireWritableFile(join(dataDir, DATABASE_FILE));
