@@ -74,6 +74,22 @@ describe("the compiled binary", () => {
     expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
   });
 
+  test("refuses a data dir that does not exist, and makes a new one with serve --init", async () => {
+    const refused = runParley(["serve", "--data-dir", "fresh", "--host", "127.0.0.1", "--port", "0"], { binary, cwd: elsewhere });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`parley: The data directory ${join(elsewhere, "fresh")} does not exist.`);
+    expect(existsSync(join(elsewhere, "fresh"))).toBe(false);
+    const fresh = await TestServer.start({ binary, cwd: elsewhere, dataDir: join(elsewhere, "fresh"), init: true });
+    try {
+      expect(fresh.output).toContain(`Created a new Parley data directory at ${join(elsewhere, "fresh")}`);
+      expect(fresh.setupCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+      const page = await (await fetch(`${fresh.url}/`)).text();
+      expect(page).toContain('name="setup_code"');
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   test("serves its pages from inside the binary", async () => {
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);
