@@ -233,6 +233,11 @@ describe("in a browser", () => {
       try {
         await page.goto(`${fresh.url}/`);
         await shoot("1-setup");
+        // At phone width the form fits, with nothing to scroll sideways.
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await shoot("1-setup-phone");
+        await page.setViewportSize({ width: 900, height: 800 });
         await page.fill("#setup_code", "AAAA-BBBB-CCCC");
         await page.fill("#org_name", "Browser Org");
         await page.fill("#full_name", "Bea Browser");
