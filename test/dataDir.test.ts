@@ -280,10 +280,12 @@ describe("a read-only data dir is refused, not served with a 500 for every write
   // Root writes whatever the permission bits say, so as root the server runs as nobody.
   const isRoot = process.getuid?.() === 0;
   const setpriv = Bun.which("setpriv");
-  const canDropPrivileges = !isRoot || setpriv !== null;
-  if (!canDropPrivileges) console.log("Skipping the read-only cases: running as root without setpriv to run the server as another user.");
   const NOBODY = 65534;
-  const unprivileged = isRoot ? [setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"] : [];
+  const unprivileged = isRoot && setpriv ? [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"] : [];
+  // As nobody, the checkout must still be readable (a clone under a private home may not be).
+  const canDropPrivileges =
+    !isRoot || (setpriv !== null && Bun.spawnSync([...unprivileged, ...parleyCommand(), "--version"], { stdout: "pipe", stderr: "pipe" }).exitCode === 0);
+  if (!canDropPrivileges) console.log("Skipping the read-only cases: running as root, and cannot run Parley as nobody (no setpriv, or the checkout is private).");
   /** An initialized data dir owned by the user the server will run as. */
   function ownedDir(): string {
     const dataDir = initializedDir();
