@@ -111,9 +111,10 @@ export function startEventQueues(options: RegistryConfig) {
     nextEventId = Math.max(nextEventId, restored.nextEventId);
     // Oldest first, so the activity order holds, and so that if the caps were lowered since
     // the file was written, the queues that make room are the longest idle, as on register.
-    const event = stamped(restart);
+    // Stamped only when a queue gets it: a fresh start's first event keeps ID 0.
+    const event = restored.queues.length > 0 ? stamped(restart) : undefined;
     for (const queue of restored.queues.sort((a, b) => a.lastActive - b.lastActive)) {
-      queue.push(event);
+      queue.push(event!);
       makeRoomFor(queue.userId);
       addQueue(queue);
     }
