@@ -61,8 +61,12 @@ export function checkRequestSize(request: Request) {
   if (Number(declared) > limit) throw tooLarge(limit);
 }
 
-/** The body's bytes, read as they arrive and refused once they pass the route's limit. */
-async function readBody(request: Request): Promise<Uint8Array> {
+/**
+ * The body's bytes, read as they arrive and refused once they pass the route's limit. Only
+ * for bodies sent without a Content-Length (chunked): a declared length was checked before
+ * routing, and Bun reads no more than it, so those are read whole, which is cheaper.
+ */
+async function readChunkedBody(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const limit = bodyLimitFor(pathOf(request.url));
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -77,7 +81,6 @@ async function readBody(request: Request): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -94,10 +97,10 @@ const malformed = () => new ApiError("BAD_REQUEST", "Malformed request body");
  * values into objects, which would corrupt a message whose content happens to be "[1]";
  * here every value stays the string the client sent and the route's schema decodes it.
  */
-async function parseForm(bytes: Uint8Array, contentType: string): Promise<Record<string, string | File>> {
+async function parseForm(body: Request | Response): Promise<Record<string, string | File>> {
   let form: FormData;
   try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData();
+    form = await body.formData();
   } catch {
     throw malformed();
   }
@@ -106,8 +109,7 @@ async function parseForm(bytes: Uint8Array, contentType: string): Promise<Record
   return values;
 }
 
-function parseJson(bytes: Uint8Array): unknown {
-  const text = new TextDecoder().decode(bytes);
+function parseJson(text: string): unknown {
   if (text.trim() === "") return {};
   const problem = jsonTextProblem(text);
   if (problem) throw new ApiError("BAD_REQUEST", `The JSON body ${problem}`);
@@ -119,16 +121,23 @@ function parseJson(bytes: Uint8Array): unknown {
 }
 
 /**
- * Every request body, whatever its type, is read here within its limit: a body left to
- * Elysia's own parsers would be buffered whole first. Forms and JSON are decoded; anything
+ * Every request body, whatever its type, is read here within its limit: a chunked body left
+ * to Elysia's own parsers would be buffered whole first. Forms and JSON are decoded; anything
  * else is kept as text, which no route reads.
  */
 export async function parseBody(request: Request, contentType: string): Promise<unknown> {
-  const bytes = await readBody(request);
   const type = contentType.toLowerCase();
-  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) return parseForm(bytes, request.headers.get("content-type") ?? type);
-  if (type.startsWith("application/json") || type.endsWith("+json")) return parseJson(bytes);
-  return new TextDecoder().decode(bytes);
+  const isForm = type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
+  const isJson = type.startsWith("application/json") || type.endsWith("+json");
+  if (request.headers.get("content-length") !== null) {
+    if (isForm) return parseForm(request);
+    const text = await request.text();
+    return isJson ? parseJson(text) : text;
+  }
+  const bytes = await readChunkedBody(request);
+  if (isForm) return parseForm(new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? type } }));
+  const text = new TextDecoder().decode(bytes);
+  return isJson ? parseJson(text) : text;
 }
 
 /**

@@ -116,6 +116,11 @@ export class TestServer {
     for await (const chunk of stream) this.output += decoder.decode(chunk);
   }
 
+  /** The server's process ID while it runs (for reading its memory from /proc). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   /** Graceful stop (SIGTERM), as an operator or service manager would. Returns the exit code. */
   async stop(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<number | null> {
     if (!this.process) return null;
