@@ -90,6 +90,14 @@ describe("the compiled binary", () => {
     }
   });
 
+  test("carries its runtime flags: a 300 KiB query string is answered, and no warning about them", async () => {
+    const anon = new ApiClient(server.url);
+    const owner = await login(anon, OWNER.email, OWNER.password);
+    const response = await owner.api.get("/users/me", { padding: "x".repeat(300 * 1024) });
+    expect(ok(response).ignored_parameters_unsupported).toEqual(["padding"]);
+    expect(server.output).not.toContain("--max-http-header-size");
+  });
+
   test("serves its pages from inside the binary", async () => {
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);

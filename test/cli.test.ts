@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json";
+import { MAX_REQUEST_HEAD_BYTES } from "../src/http/requestSize";
 import { ApiClient } from "./helpers/client";
 import { OWNER, expectError, login, ok, startInitializedServer } from "./helpers/seed";
 import { TestServer, parleyCommand, runParley, tempDataDir } from "./helpers/server";
@@ -203,6 +204,30 @@ describe("serve", () => {
     } finally {
       await server.dispose();
     }
+  });
+
+  test("run by hand without the request-head flag, it still serves and says what to add", async () => {
+    const dataDir = tempDataDir();
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts"), "serve", "--init", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+    try {
+      let output = "";
+      const reader = child.stdout.getReader();
+      while (!output.includes("listening on")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        output += new TextDecoder().decode(value);
+      }
+      expect(output).toContain(`run with --max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`);
+      expect(output).toContain("listening on");
+    } finally {
+      child.kill("SIGTERM");
+      await child.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // The usual way (parleyCommand, as npm start) gives no such warning.
+    const server = await TestServer.start();
+    await server.dispose();
+    expect(server.output).not.toContain("--max-http-header-size");
   });
 
   test("takes its data dir, host and port from PARLEY_* variables, options overriding them", async () => {
