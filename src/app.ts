@@ -1,4 +1,8 @@
 import { Elysia } from "elysia";
+import { configureTopicDeletion } from "./actions/deleteTopic";
+import type { Config } from "./config";
+import { startEventQueues, stopEventQueues } from "./events/registry";
+import { startJobs } from "./jobs";
 import { conventions } from "./http/conventions";
 import { authRoutes } from "./routes/auth";
 import { botRoutes } from "./routes/bots";
@@ -23,10 +27,35 @@ import { userRoutes } from "./routes/users";
 import { userStatusRoutes } from "./routes/userStatus";
 import { webRoutes } from "./web/routes";
 
-/** The one place routes, plugins and jobs are wired together; tests and main both use it. */
+/** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * Everything a serving process runs besides answering requests, started once it listens: the
+ * settings actions read, the event queues saved by the last clean stop, and every timer
+ * (jobs/). The returned stop() runs after the server stopped taking requests, so no event is
+ * published after the queues are saved.
+ */
+export function startBackground(config: Config): { stop(): void } {
+  configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
+  startEventQueues({
+    heartbeatSeconds: config.heartbeatSeconds,
+    queueTimeoutSeconds: config.queueTimeoutSeconds,
+    maxEventsPerQueue: config.queueMaxEvents,
+    maxQueuesPerUser: config.maxQueuesPerUser,
+    maxQueuesTotal: config.maxQueuesTotal,
+    dataDir: config.dataDir,
+  });
+  const jobs = startJobs(config);
+  return {
+    stop() {
+      jobs.stop();
+      stopEventQueues();
+    },
+  };
+}

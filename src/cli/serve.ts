@@ -1,10 +1,8 @@
 import { parseArgs } from "node:util";
-import { configureTopicDeletion } from "../actions/deleteTopic";
 import { isSetUp } from "../actions/organization";
-import { createApp } from "../app";
+import { createApp, startBackground } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
-import { startEventQueues, stopEventQueues } from "../events/registry";
 import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
@@ -64,8 +62,7 @@ export async function runServe(args: string[]): Promise<number> {
   }
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
-  configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
-  startEventQueues({ heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds, maxEventsPerQueue: config.queueMaxEvents, maxQueuesPerUser: config.maxQueuesPerUser, maxQueuesTotal: config.maxQueuesTotal, dataDir: config.dataDir });
+  const background = startBackground(config);
   // Listening for signals before announcing the address: whoever reads the start line may stop
   // us at once, and a SIGTERM that finds no handler kills the process without a clean stop.
   const stopRequested = new Promise<void>((resolve) => {
@@ -87,8 +84,7 @@ export async function runServe(args: string[]): Promise<number> {
 
   await stopRequested;
   await app.stop(true);
-  // After the server stopped taking requests, so no event is published after the queues are saved.
-  stopEventQueues();
+  background.stop();
   closeDatabase();
   log.info("Stopped cleanly");
   log.flush();

@@ -51,7 +51,6 @@ const queuesByUser = new Map<number, Set<EventQueue>>();
 const publicStreamsQueues = new Set<EventQueue>();
 /** Which queue has been idle longest, for the server-wide cap and garbage collection. */
 const activity = new ActivityOrder();
-let gcTimer: ReturnType<typeof setInterval> | null = null;
 /** The next event ID, for all queues (see EventQueue). */
 let nextEventId = 0;
 
@@ -99,9 +98,8 @@ function removeQueue(queue: EventQueue, reason: string) {
 }
 
 /**
- * Loads the queues a graceful shutdown saved, tells each client the server restarted, and
- * starts garbage collection. A plain setInterval rather than a croner job: the period derives
- * from a configurable timeout that tests set below a second, finer than cron expressions go.
+ * Loads the queues a graceful shutdown saved and tells each client the server restarted.
+ * Idle collection runs as a job (jobs/queueCollection.ts) calling collectIdleQueues.
  */
 export function startEventQueues(options: RegistryConfig) {
   config = options;
@@ -119,21 +117,16 @@ export function startEventQueues(options: RegistryConfig) {
       addQueue(queue);
     }
   }
-  const period = Math.min(60_000, Math.max(100, timeoutMs() / 4));
-  gcTimer = setInterval(collectIdleQueues, period);
-  gcTimer.unref?.();
 }
 
 /** On graceful shutdown, after the server stopped taking requests: keep the queues for the next start. */
 export function stopEventQueues() {
-  if (gcTimer) clearInterval(gcTimer);
-  gcTimer = null;
   for (const queue of queues.values()) queue.waiter?.settle([]);
   if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now(), nextEventId);
 }
 
 /** Walks the idle queues from the longest idle and stops at the first still in time. */
-function collectIdleQueues() {
+export function collectIdleQueues() {
   const now = Date.now();
   const expired: EventQueue[] = [];
   for (const queue of activity.idleQueues()) {

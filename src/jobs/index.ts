@@ -1,0 +1,16 @@
+import type { Config } from "../config";
+import { startQueueCollection } from "./queueCollection";
+
+/**
+ * Every timer the server runs, started and stopped here and nowhere else, so one file answers
+ * "what runs in the background?". Each job is a thin shim: the work lives in the action or
+ * registry it calls. Outbox senders and scheduled deliveries join this list.
+ */
+export function startJobs(config: Config): { stop(): void } {
+  const stops = [startQueueCollection(config.queueTimeoutSeconds)];
+  return {
+    stop() {
+      for (const stop of stops) stop();
+    },
+  };
+}
