@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { isUserInGroup } from "../db/groups";
-import type { Realm } from "../db/realm";
+import { getRealm, type Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
 import { isGuest } from "../model/roles";
@@ -32,4 +32,9 @@ export function splitAudienceByAccess(db: Reader, target: Pick<User, "id" | "isB
   const notSeeing: Array<Pick<User, "id" | "role">> = [];
   for (const viewer of audience) (canAccessUser(db, viewer, target, realm) ? seeing : notSeeing).push(viewer);
   return { seeing, notSeeing };
+}
+
+/** Active users who may see `target` (can_access_all_users_group): the audience of news about them. */
+export function usersWhoCanSee(db: Reader, target: User): number[] {
+  return splitAudienceByAccess(db, target, getRealm(db)).seeing.map((viewer) => viewer.id);
 }

@@ -8,14 +8,14 @@ import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { postChannelAnnouncements } from "../messages/announcements";
+import { postChannelAnnouncements } from "./channelAnnouncements";
 import { renderChannelDescription } from "../messages/compose";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import type { RealmGroupSettingName } from "../model/realmSettings";
 import { isAdministrator, isOwner } from "../model/roles";
 import { ChannelShaper } from "../shapes/channels";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /** Settings a new channel takes from the subscribe call that creates it (spec 4.3). */
 export interface NewChannelSettings {

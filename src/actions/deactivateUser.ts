@@ -14,7 +14,8 @@ import { dropQueuesOfUser } from "../events/registry";
 import { badRequest } from "../http/errors";
 import { isOwner } from "../model/roles";
 import { emitPeerEvents, groupByChannel } from "./subscriptions";
-import { now, usersWhoCanSee } from "./users";
+import { now } from "../model/clock";
+import { usersWhoCanSee } from "../access/userAccess";
 
 /**
  * Deactivating and reactivating accounts (spec 3, 4.16). A deactivated account keeps its

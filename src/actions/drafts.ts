@@ -7,7 +7,7 @@ import { findUserById, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { normalizeContent } from "../messages/content";
 import { MAX_TOPIC_LENGTH } from "../model/limits";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /** A draft as the client sends it (reference: Draft, without id). */
 export interface DraftInput {

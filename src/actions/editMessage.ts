@@ -9,10 +9,10 @@ import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { renderForSending } from "../messages/compose";
-import { normalizeContent, normalizeTopic } from "../messages/content";
+import { normalizeContent, normalizeTopic, RESOLVED_TOPIC_PREFIX } from "../messages/content";
 import type { RealmSettings } from "../model/realmSettings";
 import { type ContentChange, type EditPlan, type PropagateMode, applyEdit } from "./applyMessageEdit";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /**
  * PATCH /messages/{id}: change a message's content, or move it (and, by propagate_mode, the
@@ -28,8 +28,6 @@ export interface EditMessageInput {
   notifyOldThread: boolean;
   notifyNewThread: boolean;
 }
-
-const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 export function editMessage(user: User, messageId: number, input: EditMessageInput) {
   // Rendering is the slow part of a content edit; it happens before the write lock is taken.

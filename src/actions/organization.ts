@@ -6,7 +6,8 @@ import { badRequest } from "../http/errors";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
 import { Role } from "../model/roles";
 import { defaultUserSettings } from "../model/userSettings";
-import { addAccount, now } from "./users";
+import { now } from "../model/clock";
+import { addAccount } from "./users";
 
 export class OrganizationExistsError extends Error {
   constructor() {

@@ -2,7 +2,7 @@ import { deletePushDevice, savePushDevice, type PushDeviceKind } from "../db/pus
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /** Push device registrations (spec 4.14): stored per user for the push feature; nothing is pushed yet. */
 

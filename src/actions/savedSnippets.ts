@@ -4,7 +4,7 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { MAX_MESSAGE_LENGTH } from "../model/limits";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /** Saved snippets (spec 2.7, 4.15): each user's own; nobody else sees, changes or hears of them. */
 

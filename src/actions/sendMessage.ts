@@ -10,14 +10,14 @@ import { badRequest } from "../http/errors";
 import { isHumanClient } from "../messages/client";
 import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic } from "../messages/content";
-import { emitMessage } from "../messages/delivery";
+import { emitMessage } from "./messageDelivery";
 import { applyMentions } from "../messages/mentionRules";
 import { type Address, parseAddress, resolveDestination } from "../messages/recipients";
-import { applyVisibilityChanges, mentionedVisibilityChanges, senderVisibilityChange, type TopicInSending } from "../messages/topicVisibility";
+import { applyVisibilityChanges, mentionedVisibilityChanges, senderVisibilityChange, type TopicInSending } from "./automaticTopicPolicies";
 import type { RenderResult } from "../render/markdown";
 import { apiFlags } from "../shapes/messages";
 import { refreshFirstMessageId } from "./firstMessageId";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 /** POST /messages parameters (spec 4.1), as the route decoded them. */
 export interface SendMessageRequest {

@@ -9,7 +9,8 @@ import { badRequest } from "../http/errors";
 import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../model/legacyUserSettings";
 import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
 import { canSeeDeliveryEmail, gravatarUrl, standInEmail } from "../shapes/users";
-import { checkFullName, renameUser, usersWhoCanSee } from "./users";
+import { usersWhoCanSee } from "../access/userAccess";
+import { checkFullName, renameUser } from "./users";
 
 export interface SettingsInput {
   fullName?: string;

@@ -30,7 +30,7 @@ import type { GroupSettingValue } from "../model/groupSetting";
 import { isAdministrator, isOwner } from "../model/roles";
 import { ChannelShaper } from "../shapes/channels";
 import { archive, channelAudience, holdsRealmPermission, requireWebPublicAllowed, setDefaultChannel, unarchive } from "./channels";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 export interface ChannelChanges {
   description?: string;

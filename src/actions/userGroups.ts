@@ -26,7 +26,7 @@ import {
 import { userGroupToApi } from "../shapes/userGroups";
 import { checkActiveUserIds, checkUsableSubgroups } from "./userGroupMembers";
 import { deactivate, reactivate } from "./deactivateUserGroup";
-import { now } from "./users";
+import { now } from "../model/clock";
 
 export interface NewUserGroup {
   name: string;

@@ -12,7 +12,8 @@ import { badRequest } from "../http/errors";
 import { statusToApi, type ApiUserStatus } from "../shapes/userStatus";
 import { checkNewEmoji, emojiForName, reactionType } from "./reactions";
 import { announceSettingChange } from "./settings";
-import { now, usersWhoCanSee } from "./users";
+import { now } from "../model/clock";
+import { usersWhoCanSee } from "../access/userAccess";
 
 /** User status (spec 2.5, 4.10): text, emoji, and the deprecated `away`. */
 

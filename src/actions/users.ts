@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
-import { canAccessAllUsers, canAccessUser, canRestrictedViewerAccess, splitAudienceByAccess } from "../access/userAccess";
-import { accessUser, accessUserByEmail, botAdministratorIds, requireAdministrator } from "../access/users";
-import { database } from "../db/client";
+import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
+import { accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
 import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
-import { read, write } from "../db/transaction";
+import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
-import { countActiveOwners, findUserByEmail, insertUser, listUsers, users, type User } from "../db/users";
+import { countActiveOwners, findUserByEmail, insertUser, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
+import { now } from "../model/clock";
 import { randomToken } from "../model/secrets";
 import { ALL_ROLES, Role, isOwner, isRole, roleName } from "../model/roles";
 import { inaccessibleUserToApi } from "../shapes/inaccessibleUser";
-import { canSeeDeliveryEmail, userToApi, type ApiUser, type UserView } from "../shapes/users";
+import { canSeeDeliveryEmail, userToApi } from "../shapes/users";
 
 export interface NewAccount {
   email: string;
@@ -23,13 +23,6 @@ export interface NewAccount {
   botType?: number | null;
   botOwnerId?: number | null;
   isSystemBot?: boolean;
-}
-
-export const now = () => Math.floor(Date.now() / 1000);
-
-/** Active users who may see `target` (can_access_all_users_group): the audience of news about them. */
-export function usersWhoCanSee(tx: Reader, target: User): number[] {
-  return splitAudienceByAccess(tx, target, getRealm(tx)).seeing.map((viewer) => viewer.id);
 }
 
 /**
@@ -156,47 +149,4 @@ export function applyUserChanges(tx: Tx, actor: User, userId: number, changes: U
   const role = changes.role === undefined ? undefined : checkRoleChange(tx, actor, target, changes.role);
   if (fullName !== undefined && fullName !== target.fullName) renameUser(tx, target, fullName);
   if (role !== undefined && role !== target.role) changeRole(tx, target, role);
-}
-
-export interface MemberQuery {
-  clientGravatar: boolean;
-  includeCustomProfileFields: boolean;
-}
-
-const viewFor = (realm: Realm, viewer: User, query: MemberQuery): UserView => ({
-  viewer,
-  realmHost: realmHost(realm),
-  clientGravatar: query.clientGravatar,
-  profileData: query.includeCustomProfileFields,
-});
-
-/**
- * GET /users: everyone in the organization, deactivated included; system bots are not members.
- * A guest restricted by can_access_all_users_group sees placeholders for those hidden from them.
- */
-export function listMembers(viewer: User, query: MemberQuery): ApiUser[] {
-  return read((db) => {
-    const realm = getRealm(db);
-    const view = viewFor(realm, viewer, query);
-    const seesEveryone = canAccessAllUsers(db, viewer, realm);
-    return listUsers(db)
-      .filter((user) => !user.isSystemBot)
-      .map((user) => (seesEveryone || canRestrictedViewerAccess(viewer, user) ? userToApi(user, view) : inaccessibleUserToApi(user.id, realm)));
-  });
-}
-
-/** GET /users/{user_id} and GET /users/{email}: one path segment, so the key is either. */
-export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): ApiUser {
-  return read((db) => {
-    const realm = getRealm(db);
-    const view = viewFor(realm, viewer, query);
-    const user = /^\d+$/.test(idOrEmail) ? accessUser(db, Number(idOrEmail), { allowDeactivated: true }) : accessUserByEmail(db, viewer, idOrEmail, view.realmHost);
-    if (!canAccessUser(db, viewer, user, realm)) throw badRequest("Insufficient permission: this organization does not let you see this user.");
-    return userToApi(user, view);
-  });
-}
-
-/** GET /users/me. */
-export function getOwnProfile(user: User): ApiUser {
-  return userToApi(user, { viewer: user, realmHost: realmHost(getRealm(database())), profileData: true });
 }

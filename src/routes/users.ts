@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { createUser, getMember, getOwnProfile, listMembers, updateUser } from "../actions/users";
+import { createUser, updateUser } from "../actions/users";
+import { getMember, getOwnProfile, listMembers } from "../reads/users";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
 
