@@ -1,6 +1,6 @@
 import { eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type ChannelViewer, hasContentAccess } from "../access/channels";
-import { groupIdsOfUser } from "../access/groupSettings";
+import { type ChannelViewer, hasContentAccess } from "./channels";
+import { groupIdsOfUser } from "./groupSettings";
 import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
 import { Flag, type Message, messages, recipientUsers } from "../db/messages";
 import { bitsOf, periodsOf, wasReceived } from "../db/messageState";

@@ -5,12 +5,12 @@ import { type MessageKey, subscriptionPeriods, wasReceived } from "../db/message
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { INVALID_MESSAGES, accessibleMessages, readableBy } from "../messages/visibility";
+import { INVALID_MESSAGES, accessibleMessages, readableBy } from "./messageReading";
 import { type ChannelViewer, channelViewer } from "./channels";
 
 /**
  * Fetch-and-authorize for changing messages (edit, move, delete, react). Who may read a
- * message is decided in one place, messages/visibility.ts; this adds what changing needs.
+ * message is decided in one place, access/messageReading.ts; this adds what changing needs.
  */
 
 export interface AccessedMessage {

@@ -1,4 +1,4 @@
-import { sendMessageInTransaction } from "../actions/sendMessage";
+import { sendMessageInTransaction } from "./sendMessage";
 import { type Channel, findChannelById } from "../db/channels";
 import { getRealm, realmHost } from "../db/realm";
 import type { Tx } from "../db/types";

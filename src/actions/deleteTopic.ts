@@ -7,7 +7,7 @@ import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { ApiError } from "../http/errors";
 import { NO_TOPIC } from "../messages/content";
-import { readableBy } from "../messages/visibility";
+import { readableBy } from "../access/messageReading";
 import { isAdministrator } from "../model/roles";
 import { deleteMessages } from "./deleteMessage";
 

@@ -8,7 +8,7 @@ import type { DeliveryOptions } from "../events/types";
 import { Role } from "../model/roles";
 import { messageFields, messageViewerIn, type MessageParts } from "../shapes/messages";
 import { canSeeDeliveryEmail, type Viewer } from "../shapes/users";
-import type { Destination } from "./recipients";
+import type { Destination } from "../messages/recipients";
 
 /**
  * The message event of a send. One event normally serves every recipient; only when the

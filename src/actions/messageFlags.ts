@@ -24,8 +24,8 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { requestedTopicKey } from "../messages/narrowQuery";
-import { unreadDetails } from "../messages/unread";
-import { accessibleMessages, lazyChannelViewer } from "../messages/visibility";
+import { unreadDetails } from "../events/state/unread";
+import { accessibleMessages, lazyChannelViewer } from "../access/messageReading";
 
 /**
  * Changing personal message flags (reference: update-message-flags, mark-*-as-read), each

@@ -1,11 +1,11 @@
-import { sendMessageInTransaction } from "../actions/sendMessage";
+import { sendMessageInTransaction } from "./sendMessage";
 import type { Channel } from "../db/channels";
 import type { Message } from "../db/messages";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { messageNarrowUrl } from "../render/urls";
-import { notificationBot, silentMention } from "./announcements";
+import { notificationBot, silentMention } from "./channelAnnouncements";
 
 /**
  * What the notification bot posts when messages move (the reference's breadcrumbs): in the new

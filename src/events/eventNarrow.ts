@@ -1,5 +1,6 @@
 import { badRequest } from "../http/errors";
-import type { NarrowTerm } from "./spec";
+import { RESOLVED_TOPIC_PREFIX } from "../messages/content";
+import type { EventNarrowTerm } from "./spec";
 
 /**
  * The narrow a queue filters message events by (register's `narrow`). Unlike GET /messages it
@@ -19,11 +20,9 @@ export interface MessageLike {
 
 const CHANNEL_OPERATORS = new Set(["channel", "stream"]);
 const IS_OPERANDS = new Set(["dm", "private", "starred", "mentioned", "alerted", "unread", "resolved"]);
-/** Topics marked resolved carry this prefix (reference: RESOLVED_TOPIC_PREFIX). */
-export const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 /** Checks a narrow sent to register; the message names the first unusable term. */
-export function checkNarrow(narrow: string[][]): NarrowTerm[] {
+export function checkEventNarrow(narrow: string[][]): EventNarrowTerm[] {
   return narrow.map((term) => {
     if (term.length !== 2) throw badRequest("Invalid 'narrow': each term must be a list of an operator and an operand.");
     const [operator, operand] = term;
@@ -37,7 +36,7 @@ export function checkNarrow(narrow: string[][]): NarrowTerm[] {
 const MENTION_FLAGS = ["mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned"];
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-function satisfies([operator, operand]: NarrowTerm, message: MessageLike, flags: readonly string[]): boolean {
+function satisfies([operator, operand]: EventNarrowTerm, message: MessageLike, flags: readonly string[]): boolean {
   const isChannel = message.type === "stream";
   if (CHANNEL_OPERATORS.has(operator)) {
     return isChannel && (sameText(String(message.display_recipient), operand) || String(message.stream_id) === operand);
@@ -66,6 +65,6 @@ function satisfies([operator, operand]: NarrowTerm, message: MessageLike, flags:
 }
 
 /** Whether a message (with this queue's user's flags) passes every term of the narrow. */
-export function matchesNarrow(narrow: readonly NarrowTerm[], message: MessageLike, flags: readonly string[]): boolean {
+export function matchesEventNarrow(narrow: readonly EventNarrowTerm[], message: MessageLike, flags: readonly string[]): boolean {
   return narrow.every((term) => satisfies(term, message, flags));
 }

@@ -2,7 +2,7 @@ import type { UserSettings } from "../model/userSettings";
 import { forClient, isGravatarUrl, type MessageFields } from "../shapes/messages";
 import type { ApiUserGroup } from "../shapes/userGroups";
 import type { QueueEvent } from "./kinds/queue";
-import { matchesNarrow, type MessageLike } from "./narrow";
+import { matchesEventNarrow, type MessageLike } from "./eventNarrow";
 import type { QueueSpec } from "./spec";
 import type { Addressed, AnyEvent } from "./types";
 
@@ -98,7 +98,7 @@ function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery,
   const options = addressed.options ?? {};
   if (!delivery.recipient && options.addressedElsewhere?.has(delivery.userId)) return [];
   const flags: string[] = delivery.recipient ? (options.flagsByUser?.get(delivery.userId) ?? event.flags ?? []) : [];
-  if (!matchesNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
+  if (!matchesEventNarrow(spec.narrow, event.message as MessageLike, flags)) return [];
   const echo = options.localEcho;
   if (echo?.queueId === delivery.queueId && delivery.userId === event.message.sender_id) return [{ ...shapedMessageEvent(event, spec, flags, context), local_id: echo.localId }];
   // Queues of the same format whose users have the same flags get the same object, which

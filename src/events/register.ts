@@ -11,7 +11,7 @@ import {
   TYPING_STOPPED_WAIT_PERIOD_MS,
 } from "../model/limits";
 import { versionFields } from "../version";
-import { checkNarrow } from "./narrow";
+import { checkEventNarrow } from "./eventNarrow";
 import { createQueue, longpollTimeoutSeconds } from "./registry";
 import { readCapabilities, type QueueSpec } from "./spec";
 import { buildState, type StateContext } from "./state";
@@ -35,7 +35,7 @@ const DEFAULT_PRESENCE_HISTORY_DAYS = 14;
 function queueSpec(params: RegisterParams, authenticated: boolean): QueueSpec {
   return {
     eventTypes: params.event_types ?? null,
-    narrow: checkNarrow(params.narrow ?? []),
+    narrow: checkEventNarrow(params.narrow ?? []),
     allPublicStreams: params.all_public_streams ?? false,
     applyMarkdown: params.apply_markdown ?? false,
     clientGravatar: params.client_gravatar ?? authenticated,

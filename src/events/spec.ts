@@ -20,12 +20,12 @@ export type ClientCapability = (typeof CLIENT_CAPABILITIES)[number];
 export type ClientCapabilities = Record<ClientCapability, boolean>;
 
 /** A narrow term as register takes it: [operator, operand]. */
-export type NarrowTerm = [string, string];
+export type EventNarrowTerm = [string, string];
 
 export interface QueueSpec {
   /** null: every type. */
   eventTypes: string[] | null;
-  narrow: NarrowTerm[];
+  narrow: EventNarrowTerm[];
   allPublicStreams: boolean;
   applyMarkdown: boolean;
   clientGravatar: boolean;

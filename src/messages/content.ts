@@ -7,6 +7,9 @@ import type { RealmSettings } from "../model/realmSettings";
 /** Spelling clients use for the empty topic (reference: feature level 370). */
 export const NO_TOPIC = "(no topic)";
 
+/** Topics marked resolved carry this prefix (reference: RESOLVED_TOPIC_PREFIX). */
+export const RESOLVED_TOPIC_PREFIX = "✔ ";
+
 // A string's UTF-16 length is never below its count of code points, so most texts need no count.
 const longerThan = (text: string, limit: number) => text.length > limit && [...text].length > limit;
 

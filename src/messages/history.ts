@@ -12,7 +12,7 @@ import type { NarrowTerm } from "./narrow";
 import { matching, narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
 import { loadMessageParts, messagesByIds } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
-import { lazyChannelViewer } from "./visibility";
+import { lazyChannelViewer } from "../access/messageReading";
 
 /**
  * GET /messages (reference: get-messages): the messages matching a narrow around an anchor,

@@ -7,7 +7,7 @@ import type { NarrowTerm } from "./narrow";
 import { matching } from "./narrowQuery";
 import { escapeHtml } from "../render/plugins/env";
 import { highlightHtml, highlightTopic } from "./search";
-import { accessibleMessages } from "./visibility";
+import { accessibleMessages } from "../access/messageReading";
 
 /** GET /messages/{message_id}: one message the caller may read, and its Markdown source. */
 export function getSingleMessage(db: Reader, user: User, messageId: number, options: ClientOptions) {

@@ -6,13 +6,12 @@ import { channelRecipientIds, subscriptionPeriods, unreadIdsSql } from "../db/me
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
 import { topicKeyOf, VisibilityPolicy } from "../db/userTopics";
-import { RESOLVED_TOPIC_PREFIX } from "../events/narrow";
 import { isGuest } from "../model/roles";
 import { userIdOfStandInEmail } from "../shapes/users";
-import { NO_TOPIC } from "./content";
+import { NO_TOPIC, RESOLVED_TOPIC_PREFIX } from "./content";
 import { badNarrow, type NarrowTerm, type UserRef } from "./narrow";
 import { ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
-import { canReadHistory, readableSql, receivedSql } from "./visibility";
+import { canReadHistory, readableSql, receivedSql } from "../access/messageReading";
 
 /**
  * A parsed narrow → one SQL condition on `messages`, limited to what the user may read. As in

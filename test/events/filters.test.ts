@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eventsForQueue, type Delivery, type FilterContext, shapeStore } from "../../src/events/filters";
-import { checkNarrow, matchesNarrow, type MessageLike } from "../../src/events/narrow";
+import { checkEventNarrow, matchesEventNarrow, type MessageLike } from "../../src/events/eventNarrow";
 import type { QueueSpec } from "../../src/events/spec";
 import { queueSpec as spec } from "./queueSpec";
 import type { Addressed, AnyEvent, DeliveryOptions } from "../../src/events/types";
@@ -55,10 +55,10 @@ describe("event_types", () => {
 
 describe("narrow", () => {
   test("rejects operators events cannot be filtered by, naming them", () => {
-    expect(() => checkNarrow([["search", "x"]])).toThrow("Operator search not supported.");
-    expect(() => checkNarrow([["is", "followed"]])).toThrow("is:followed");
-    expect(() => checkNarrow([["channel"]])).toThrow("operator and an operand");
-    expect(checkNarrow([["stream", "Denmark"], ["topic", "castle"]])).toEqual([["stream", "Denmark"], ["topic", "castle"]]);
+    expect(() => checkEventNarrow([["search", "x"]])).toThrow("Operator search not supported.");
+    expect(() => checkEventNarrow([["is", "followed"]])).toThrow("is:followed");
+    expect(() => checkEventNarrow([["channel"]])).toThrow("operator and an operand");
+    expect(checkEventNarrow([["stream", "Denmark"], ["topic", "castle"]])).toEqual([["stream", "Denmark"], ["topic", "castle"]]);
   });
 
   const message = channelMessage().message as MessageLike;
@@ -91,7 +91,7 @@ describe("narrow", () => {
   ];
   for (const [narrow, target, flags, expected] of cases) {
     test(`${JSON.stringify(narrow)} ${expected ? "matches" : "does not match"} a ${target.type} message flagged ${JSON.stringify(flags)}`, () => {
-      expect(matchesNarrow(checkNarrow(narrow), target, flags)).toBe(expected);
+      expect(matchesEventNarrow(checkEventNarrow(narrow), target, flags)).toBe(expected);
     });
   }
 

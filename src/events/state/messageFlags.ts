@@ -1,6 +1,6 @@
 import { starredIds } from "../../db/messageState";
 import type { Reader } from "../../db/types";
-import { unreadMsgs } from "../../messages/unread";
+import { unreadMsgs } from "./unread";
 import type { UserStateContext } from "./index";
 
 /** unread_msgs, kept up to date by message and update_message_flags events. */

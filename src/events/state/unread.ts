@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { subscriptions } from "../db/channels";
-import { Flag, recipients } from "../db/messages";
-import { listUnread, type UnreadRow } from "../db/messageState";
-import type { Reader } from "../db/types";
-import { userTopics, VisibilityPolicy } from "../db/userTopics";
-import type { UnreadMessageDetails } from "../events/kinds/messageFlags";
+import { subscriptions } from "../../db/channels";
+import { Flag, recipients } from "../../db/messages";
+import { listUnread, type UnreadRow } from "../../db/messageState";
+import type { Reader } from "../../db/types";
+import { userTopics, VisibilityPolicy } from "../../db/userTopics";
+import type { UnreadMessageDetails } from "../kinds/messageFlags";
 
 /**
  * The unread_msgs register section (reference: POST /register, unread_msgs) and the
