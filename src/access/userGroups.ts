@@ -1,5 +1,5 @@
 import { eq, inArray, and } from "drizzle-orm";
-import { directMemberIds, findGroupById, groupsWithSubgroups, isUserInGroup, recursiveMemberIds, type UserGroup } from "../db/groups";
+import { findGroupById, type UserGroup } from "../db/groups";
 import { getRealm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
@@ -78,20 +78,4 @@ export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
     .where(and(inArray(users.id, userIds), eq(users.isActive, true)))
     .all();
   return new Set(rows.map((row) => row.id));
-}
-
-/** A group's active members, direct or through subgroups. */
-export function groupMemberIds(db: Reader, groupId: number, directOnly: boolean): number[] {
-  const ids = directOnly ? directMemberIds(db, groupId) : recursiveMemberIds(db, groupId);
-  const active = activeUserIdsAmong(db, ids);
-  return ids.filter((id) => active.has(id));
-}
-
-export function isGroupMember(db: Reader, groupId: number, userId: number, directOnly: boolean): boolean {
-  return directOnly ? directMemberIds(db, groupId).includes(userId) : isUserInGroup(db, userId, groupId);
-}
-
-/** The group's subgroups at any depth, without the group itself. */
-export function recursiveSubgroupIds(db: Reader, groupId: number): number[] {
-  return [...groupsWithSubgroups(db, [groupId])].filter((id) => id !== groupId).sort((a, b) => a - b);
 }

@@ -1,15 +1,10 @@
 import { Elysia, t } from "elysia";
-import { accessChannel } from "../access/channels";
 import { addDefaultChannelById, archiveChannel, removeDefaultChannelById } from "../actions/channels";
 import { type ChannelChanges, updateChannelSettings } from "../actions/updateChannel";
-import { activeSubscriberIds, findChannelByName, findSubscription } from "../db/channels";
-import { read } from "../db/transaction";
-import { accessUser } from "../access/users";
-import { listChannelsFor } from "../events/state/channels";
 import { authentication } from "../http/auth";
-import { badRequest, success } from "../http/errors";
+import { success } from "../http/errors";
 import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
-import { ChannelShaper } from "../shapes/channels";
+import { getChannel, getChannelIdByName, isUserSubscribed, listChannelSubscribers, listChannelsFor } from "../reads/channels";
 import { GroupSettingJson, RetentionParam, channelGroupSettingParams, retentionValue } from "./subscriptions";
 
 const flag = () => t.Optional(t.BooleanString());
@@ -22,19 +17,17 @@ export const channelRoutes = new Elysia()
     "/streams",
     ({ user, query }) =>
       success({
-        streams: read((db) =>
-          listChannelsFor(db, user, {
-            includePublic: query.include_public ?? true,
-            includeWebPublic: query.include_web_public ?? false,
-            includeSubscribed: query.include_subscribed ?? true,
-            excludeArchived: query.exclude_archived ?? true,
-            includeAll: query.include_all ?? false,
-            includeDefault: query.include_default ?? false,
-            includeOwnerSubscribed: query.include_owner_subscribed ?? false,
-            includeCanAccessContent: query.include_can_access_content ?? false,
-            includeAllActive: query.include_all_active ?? false,
-          }),
-        ),
+        streams: listChannelsFor(user, {
+          includePublic: query.include_public ?? true,
+          includeWebPublic: query.include_web_public ?? false,
+          includeSubscribed: query.include_subscribed ?? true,
+          excludeArchived: query.exclude_archived ?? true,
+          includeAll: query.include_all ?? false,
+          includeDefault: query.include_default ?? false,
+          includeOwnerSubscribed: query.include_owner_subscribed ?? false,
+          includeCanAccessContent: query.include_can_access_content ?? false,
+          includeAllActive: query.include_all_active ?? false,
+        }),
       }),
     {
       auth: true,
@@ -53,48 +46,22 @@ export const channelRoutes = new Elysia()
   )
   .get(
     "/streams/:stream_id",
-    ({ user, params }) =>
-      success({
-        stream: read((db) => {
-          const { channel } = accessChannel(db, user, params.stream_id, "metadata");
-          return new ChannelShaper(db, [channel]).channel(channel);
-        }),
-      }),
+    ({ user, params }) => success({ stream: getChannel(user, params.stream_id) }),
     { auth: true, params: ChannelIdParams, query: t.Object({}) },
   )
   .get(
     "/streams/:stream_id/members",
-    ({ user, params }) =>
-      success({
-        subscribers: read((db) => {
-          const { channel } = accessChannel(db, user, params.stream_id, "metadata");
-          return activeSubscriberIds(db, [channel.id]).get(channel.id) ?? [];
-        }),
-      }),
+    ({ user, params }) => success({ subscribers: listChannelSubscribers(user, params.stream_id) }),
     { auth: true, params: ChannelIdParams, query: t.Object({}) },
   )
   .get(
     "/get_stream_id",
-    ({ user, query }) =>
-      success({
-        stream_id: read((db) => {
-          const channel = findChannelByName(db, query.stream.trim());
-          if (!channel) throw badRequest(`Invalid channel name '${query.stream}'`);
-          return accessChannel(db, user, channel.id, "content").channel.id;
-        }),
-      }),
+    ({ user, query }) => success({ stream_id: getChannelIdByName(user, query.stream) }),
     { auth: true, query: t.Object({ stream: t.String({ maxLength: 1000 }) }) },
   )
   .get(
     "/users/:user_id/subscriptions/:stream_id",
-    ({ user, params }) =>
-      success({
-        is_subscribed: read((db) => {
-          const target = accessUser(db, params.user_id, { allowDeactivated: true });
-          const { channel } = accessChannel(db, user, params.stream_id, "metadata");
-          return findSubscription(db, target.id, channel.id)?.active === true;
-        }),
-      }),
+    ({ user, params }) => success({ is_subscribed: isUserSubscribed(user, params.user_id, params.stream_id) }),
     { auth: true, params: t.Object({ user_id: t.Numeric({ multipleOf: 1 }), stream_id: t.Numeric({ multipleOf: 1 }) }), query: t.Object({}) },
   )
   .patch(

@@ -1,9 +1,8 @@
 import { Elysia, t } from "elysia";
 import { addLinkifier, editLinkifier, reorderLinkifiers, removeLinkifier } from "../actions/linkifiers";
-import { database } from "../db/client";
-import { linkifierToApi, listLinkifiers } from "../db/linkifiers";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { listRealmLinkifiers } from "../reads/linkifiers";
 
 const LinkifierBody = t.Object({ pattern: t.String({ maxLength: 1000 }), url_template: t.String({ maxLength: 1000 }) });
 const FilterIdParams = t.Object({ filter_id: t.Numeric({ multipleOf: 1 }) });
@@ -11,7 +10,7 @@ const definition = (body: { pattern: string; url_template: string }) => ({ patte
 
 export const linkifierRoutes = new Elysia()
   .use(authentication)
-  .get("/realm/linkifiers", () => success({ linkifiers: listLinkifiers(database()).map(linkifierToApi) }), { auth: true, query: t.Object({}) })
+  .get("/realm/linkifiers", () => success({ linkifiers: listRealmLinkifiers() }), { auth: true, query: t.Object({}) })
   .patch(
     "/realm/linkifiers",
     ({ user, body }) => {

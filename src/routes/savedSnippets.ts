@@ -1,9 +1,8 @@
 import { Elysia, t } from "elysia";
 import { createSavedSnippet, editSavedSnippet, removeSavedSnippet } from "../actions/savedSnippets";
-import { database } from "../db/client";
-import { listSavedSnippets, savedSnippetToApi } from "../db/savedSnippets";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { listOwnSavedSnippets } from "../reads/savedSnippets";
 
 // Generous in UTF-16 units; the action counts characters against the real limits.
 const title = () => t.String({ maxLength: 1_000 });
@@ -12,7 +11,7 @@ const SnippetIdParams = t.Object({ saved_snippet_id: t.Numeric({ multipleOf: 1 }
 
 export const savedSnippetRoutes = new Elysia()
   .use(authentication)
-  .get("/saved_snippets", ({ user }) => success({ saved_snippets: listSavedSnippets(database(), user.id).map(savedSnippetToApi) }), { auth: true, query: t.Object({}) })
+  .get("/saved_snippets", ({ user }) => success({ saved_snippets: listOwnSavedSnippets(user) }), { auth: true, query: t.Object({}) })
   .post("/saved_snippets", ({ user, body }) => success({ saved_snippet_id: createSavedSnippet(user, body) }), {
     auth: true,
     body: t.Object({ title: title(), content: content() }),

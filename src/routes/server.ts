@@ -1,33 +1,5 @@
 import { Elysia, t } from "elysia";
-import { findRealm } from "../db/realm";
-import { database } from "../db/client";
 import { success } from "../http/errors";
-import { versionFields } from "../version";
+import { getServerSettings } from "../reads/organization";
 
-/** GET /server_settings: unauthenticated; what a client needs before it can log in. */
-export const serverRoutes = new Elysia().get(
-  "/server_settings",
-  () => {
-    const realm = findRealm(database());
-    return success({
-      authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, "openid connect": false },
-      external_authentication_methods: [],
-      ...versionFields(),
-      push_notifications_enabled: false,
-      is_incompatible: false,
-      email_auth_enabled: true,
-      require_email_format_usernames: true,
-      ...(realm
-        ? {
-            realm_url: realm.url,
-            realm_uri: realm.url,
-            realm_name: realm.name,
-            realm_icon: `${realm.url}/static/icon.png`,
-            realm_description: realm.description,
-            realm_web_public_access_enabled: realm.settings.enable_spectator_access,
-          }
-        : {}),
-    });
-  },
-  { query: t.Object({}) },
-);
+export const serverRoutes = new Elysia().get("/server_settings", () => success(getServerSettings()), { query: t.Object({}) });

@@ -2,13 +2,12 @@ import { Elysia, type TSchema, t } from "elysia";
 import { subscribeUsers } from "../actions/subscribe";
 import { updateSubscriptionProperties } from "../actions/subscriptionProperties";
 import { unsubscribeUsers } from "../actions/unsubscribe";
-import { read } from "../db/transaction";
-import { listSubscriptions } from "../events/state/channels";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
 import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { MAX_JSON_TEXT_LENGTH, jsonEncoded } from "../http/jsonText";
+import { listSubscriptions } from "../reads/channels";
 
 const AnonymousValue = { direct_members: t.Array(t.Integer()), direct_subgroups: t.Array(t.Integer()) };
 /** A group-setting value sent on its own: an integer, or a JSON object (spec convention 7). */
@@ -60,7 +59,7 @@ export const subscriptionRoutes = new Elysia()
   .use(authentication)
   .get(
     "/users/me/subscriptions",
-    ({ user, query }) => success({ subscriptions: read((db) => listSubscriptions(db, user, { includeSubscribers: query.include_subscribers ?? false })) }),
+    ({ user, query }) => success({ subscriptions: listSubscriptions(user, { includeSubscribers: query.include_subscribers ?? false }) }),
     { auth: true, query: t.Object({ include_subscribers: t.Optional(t.BooleanString()) }) },
   )
   .post(

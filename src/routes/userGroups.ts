@@ -1,15 +1,12 @@
 import { Elysia, type TSchema, t } from "elysia";
-import { accessUserGroupToRead, groupMemberIds, isGroupMember, listUserGroupsToRead, recursiveSubgroupIds } from "../access/userGroups";
-import { accessUser } from "../access/users";
 import { deactivateUserGroup } from "../actions/deactivateUserGroup";
 import { updateUserGroupMembership } from "../actions/userGroupMembers";
 import { createUserGroup, updateUserGroup, type UserGroupChanges } from "../actions/userGroups";
-import { directSubgroupIds } from "../db/groups";
-import { read } from "../db/transaction";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
+import { isUserGroupMember, listUserGroupMembers, listUserGroupSubgroups, listUserGroups } from "../reads/userGroups";
 import { GroupSettingJson, GroupSettingParam } from "./subscriptions";
 
 const GroupIdParams = t.Object({ user_group_id: t.Numeric({ multipleOf: 1 }) });
@@ -62,7 +59,7 @@ export const userGroupRoutes = new Elysia()
   )
   .get(
     "/user_groups",
-    ({ user, query }) => success({ user_groups: read((db) => listUserGroupsToRead(db, user, query.include_deactivated_groups ?? false)) }),
+    ({ user, query }) => success({ user_groups: listUserGroups(user, query.include_deactivated_groups ?? false) }),
     { auth: true, query: t.Object({ include_deactivated_groups: t.Optional(t.BooleanString()) }) },
   )
   .patch(
@@ -102,22 +99,13 @@ export const userGroupRoutes = new Elysia()
   )
   .get(
     "/user_groups/:user_group_id/members",
-    ({ user, params, query }) =>
-      success({
-        members: read((db) => groupMemberIds(db, accessUserGroupToRead(db, user, params.user_group_id).id, query.direct_member_only ?? false)),
-      }),
+    ({ user, params, query }) => success({ members: listUserGroupMembers(user, params.user_group_id, query.direct_member_only ?? false) }),
     { auth: true, params: GroupIdParams, query: t.Object({ direct_member_only: t.Optional(t.BooleanString()) }) },
   )
   .get(
     "/user_groups/:user_group_id/members/:user_id",
     ({ user, params, query }) =>
-      success({
-        is_user_group_member: read((db) => {
-          const group = accessUserGroupToRead(db, user, params.user_group_id);
-          const target = accessUser(db, params.user_id);
-          return isGroupMember(db, group.id, target.id, query.direct_member_only ?? false);
-        }),
-      }),
+      success({ is_user_group_member: isUserGroupMember(user, params.user_group_id, params.user_id, query.direct_member_only ?? false) }),
     {
       auth: true,
       params: t.Object({ user_group_id: t.Numeric({ multipleOf: 1 }), user_id: t.Numeric({ multipleOf: 1 }) }),
@@ -135,12 +123,6 @@ export const userGroupRoutes = new Elysia()
   )
   .get(
     "/user_groups/:user_group_id/subgroups",
-    ({ user, params, query }) =>
-      success({
-        subgroups: read((db) => {
-          const group = accessUserGroupToRead(db, user, params.user_group_id);
-          return query.direct_subgroup_only ? directSubgroupIds(db, group.id) : recursiveSubgroupIds(db, group.id);
-        }),
-      }),
+    ({ user, params, query }) => success({ subgroups: listUserGroupSubgroups(user, params.user_group_id, query.direct_subgroup_only ?? false) }),
     { auth: true, params: GroupIdParams, query: t.Object({ direct_subgroup_only: t.Optional(t.BooleanString()) }) },
   );

@@ -1,10 +1,9 @@
 import { Elysia, t } from "elysia";
 import { logIn } from "../actions/login";
 import { OrganizationExistsError, createOrganization } from "../actions/organization";
-import { database } from "../db/client";
-import { findRealm } from "../db/realm";
 import { ApiError } from "../http/errors";
 import { clientAddress } from "../http/rateLimit";
+import { findOrganization } from "../reads/organization";
 import { htmlResponse } from "./html";
 import { retireSetupCode, setupCodeMatches } from "./setupCode";
 import { alreadySetUpPage, setupDonePage, setupPage, signInPage, signedInPage } from "./pages";
@@ -38,7 +37,7 @@ export const webRoutes = new Elysia()
   .get(
     "/",
     () => {
-      const realm = findRealm(database());
+      const realm = findOrganization();
       return htmlResponse(realm ? signInPage(realm.name) : setupPage());
     },
     { query: t.Object({}) },
@@ -47,7 +46,7 @@ export const webRoutes = new Elysia()
     "/setup",
     async ({ body, request }) => {
       // Before looking at the inputs: once set up, nothing sent here may matter.
-      if (findRealm(database())) return htmlResponse(alreadySetUpPage(), 403);
+      if (findOrganization()) return htmlResponse(alreadySetUpPage(), 403);
       const values = { setup_code: body.setup_code ?? "", org_name: body.org_name ?? "", full_name: body.full_name ?? "", email: body.email ?? "" };
       if (!setupCodeMatches(values.setup_code)) {
         const problem = values.setup_code.trim() === "" ? "Enter the setup code from the server\u2019s log." : "That is not the setup code. Check the server\u2019s log: a restart prints a new one.";
@@ -75,7 +74,7 @@ export const webRoutes = new Elysia()
   .post(
     "/login",
     async ({ body, request, server }) => {
-      const realm = findRealm(database());
+      const realm = findOrganization();
       if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
       const email = body.username ?? "";
       try {

@@ -1,15 +1,13 @@
-import { type ChannelViewer, channelViewer, hasContentAccess, hasMetadataAccess } from "../../access/channels";
-import { activeChannelIdsOfUser, activeSubscriberIds, type Channel, defaultChannelIds, listChannels, listSubscriptionsOfUser } from "../../db/channels";
+import { type ChannelViewer, channelViewer, hasMetadataAccess } from "../../access/channels";
+import { activeSubscriberIds, type Channel, defaultChannelIds, listChannels, listSubscriptionsOfUser } from "../../db/channels";
 import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
-import { badRequest } from "../../http/errors";
-import { isAdministrator, isGuest } from "../../model/roles";
 import { type ApiChannel, type ApiSubscription, ChannelShaper, withInheritedNotifications } from "../../shapes/channels";
 import type { UserStateContext } from "./index";
 
 /**
- * Channel reads: the register sections (subscription, stream, default_streams) and the REST
- * lists built from the same pieces, so a snapshot and the endpoints always agree.
+ * Channel reads: the register sections (subscription, stream, default_streams), built from
+ * pieces the REST lists in reads/channels.ts share, so a snapshot and the endpoints always agree.
  */
 
 export interface SubscriptionListOptions {
@@ -20,7 +18,7 @@ export interface SubscriptionListOptions {
   notificationSettingsNull: boolean;
 }
 
-const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+export const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** The user's subscriptions, the channels they left and still see, and those they never joined. */
 export function subscriptionLists(db: Reader, user: User, options: SubscriptionListOptions) {
@@ -42,45 +40,6 @@ export function subscriptionLists(db: Reader, user: User, options: SubscriptionL
     unsubscribed: byName(visible.filter((channel) => rows.has(channel.id)).map(personal)),
     never_subscribed: byName(visible.filter((channel) => !rows.has(channel.id)).map((channel) => withSubscribers(shaper.channel(channel)))),
   };
-}
-
-/** GET /users/me/subscriptions (spec 4.18): active channels only, notification settings as stored. */
-export function listSubscriptions(db: Reader, user: User, options: { includeSubscribers: boolean }): ApiSubscription[] {
-  return subscriptionLists(db, user, { ...options, includeArchived: false, notificationSettingsNull: true }).subscriptions;
-}
-
-/** GET /streams flags (spec 4.9), with their defaults applied by the route. */
-export interface ChannelListFlags {
-  includePublic: boolean;
-  includeWebPublic: boolean;
-  includeSubscribed: boolean;
-  excludeArchived: boolean;
-  includeAll: boolean;
-  includeDefault: boolean;
-  includeOwnerSubscribed: boolean;
-  includeCanAccessContent: boolean;
-  /** Deprecated spelling of includeAll, for administrators only. */
-  includeAllActive: boolean;
-}
-
-/** GET /streams: the union of every source the flags ask for, sorted by name. */
-export function listChannelsFor(db: Reader, user: User, flags: ChannelListFlags): ApiChannel[] {
-  if (flags.includeAllActive && !isAdministrator(user.role)) throw badRequest("User not authorized for this query");
-  const channels = listChannels(db, { includeArchived: !flags.excludeArchived });
-  const viewer = channelViewer(db, user);
-  const ownerChannels = flags.includeOwnerSubscribed && user.isBot && user.botOwnerId !== null ? activeChannelIdsOfUser(db, user.botOwnerId) : new Set<number>();
-  const wanted = (channel: Channel) => {
-    if (flags.includeAll || flags.includeAllActive) return hasMetadataAccess(viewer, channel);
-    if (ownerChannels.has(channel.id)) return true;
-    if (flags.includeCanAccessContent) return hasContentAccess(viewer, channel);
-    if (flags.includeSubscribed && viewer.subscribedIds.has(channel.id)) return true;
-    if (flags.includePublic && !isGuest(user.role) && !channel.inviteOnly) return true;
-    return flags.includeWebPublic && channel.isWebPublic && !channel.isArchived;
-  };
-  const chosen = channels.filter(wanted);
-  const shaper = new ChannelShaper(db, chosen);
-  const defaults = flags.includeDefault ? new Set(defaultChannelIds(db)) : null;
-  return byName(chosen.map((channel) => (defaults ? { ...shaper.channel(channel), is_default: defaults.has(channel.id) } : shaper.channel(channel))));
 }
 
 /** Every channel the viewer may know about (the register "streams" section). */

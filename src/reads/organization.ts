@@ -1,0 +1,30 @@
+import { database } from "../db/client";
+import { findRealm, type Realm } from "../db/realm";
+import { versionFields } from "../version";
+
+/** The organization, or undefined before first-run setup has made it. */
+export const findOrganization = (): Realm | undefined => findRealm(database());
+
+/** GET /server_settings: unauthenticated; what a client needs before it can log in. */
+export function getServerSettings() {
+  const realm = findOrganization();
+  return {
+    authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, "openid connect": false },
+    external_authentication_methods: [],
+    ...versionFields(),
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    ...(realm
+      ? {
+          realm_url: realm.url,
+          realm_uri: realm.url,
+          realm_name: realm.name,
+          realm_icon: `${realm.url}/static/icon.png`,
+          realm_description: realm.description,
+          realm_web_public_access_enabled: realm.settings.enable_spectator_access,
+        }
+      : {}),
+  };
+}
