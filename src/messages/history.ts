@@ -1,4 +1,4 @@
-import { and, asc, inArray, min, type SQL, sql } from "drizzle-orm";
+import { and, min, type SQL, sql } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { realmLinkifiers } from "../db/linkifiers";
 import { type Message, messages } from "../db/messages";
@@ -15,13 +15,13 @@ import { highlightHtml, highlightTopic } from "./search";
 import { lazyChannelViewer } from "../access/messageReading";
 
 /**
- * GET /messages (reference: get-messages): the messages matching a narrow around an anchor,
- * or a given list of IDs, each with the caller's flags, shaped as the client asked.
+ * Windows of message history: an anchor, the messages of a narrow around it, each shaped with
+ * the caller's flags. GET /messages (reads/messages.ts) and the flag changes for a narrow
+ * (actions/messageFlagsNarrow.ts) both walk history this way.
  */
 
 /** The reference's stand-in for "after every message": anchor "newest". */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
-export const MAX_MESSAGES_PER_FETCH = 5000;
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
@@ -145,30 +145,4 @@ export function shapeMessages(context: Reading, list: Message[], query: Pick<Nar
 export function narrowFor(context: Reading, narrow: NarrowTerm[], scope?: NarrowScope): NarrowQuery {
   const { realm } = context;
   return narrowQuery(context.db, { viewer: context.viewer, realmHost: realmHost(realm), emptyTopicDisplayName: realm.settings.empty_topic_display_name }, narrow, scope);
-}
-
-/** The anchor-and-range form of GET /messages. */
-export function getMessageRange(context: Reading, narrow: NarrowTerm[], range: RangeRequest, options: ClientOptions) {
-  if (range.numBefore + range.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const query = narrowFor(context, narrow);
-  const requested = range.anchor ?? query.near ?? undefined;
-  if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
-  const window = fetchWindow(context.db, query, resolveAnchor(context.db, requested, matching(query), context.user.id), range);
-  return {
-    messages: shapeMessages(context, window.rows, query, options),
-    anchor: window.anchor,
-    found_anchor: window.found_anchor,
-    found_newest: window.found_newest,
-    found_oldest: window.found_oldest,
-    // Nothing is hidden for plan reasons here, so history is never limited.
-    history_limited: false,
-  };
-}
-
-/** The message_ids form: those of the IDs that exist, the caller may read and match the narrow. */
-export function getMessagesById(context: Reading, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
-  if (messageIds.length > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const query = narrowFor(context, narrow, "readable");
-  const rows = messageIds.length === 0 ? [] : context.db.select().from(messages).where(and(matching(query), inArray(messages.id, messageIds))).orderBy(asc(messages.id)).all();
-  return { messages: shapeMessages(context, rows, query, options), history_limited: false };
 }

@@ -1,13 +1,12 @@
 import { Elysia, t } from "elysia";
 import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags } from "../actions/messageFlags";
 import { updateFlagsForNarrow } from "../actions/messageFlagsNarrow";
-import { read } from "../db/transaction";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
-import { getMessageRange, getMessagesById, parseAnchor, reading } from "../messages/history";
-import { getMessageMatches, getSingleMessage } from "../messages/lookup";
-import { parseNarrowParameter } from "../messages/narrow";
 import { jsonEncoded } from "../http/jsonText";
+import { parseAnchor } from "../messages/history";
+import { parseNarrowParameter } from "../messages/narrow";
+import { getMessageMatches, getMessageRange, getMessagesById, getSingleMessage } from "../reads/messages";
 
 /**
  * Reading history and personal flags (reference: get-messages, get-message,
@@ -33,13 +32,13 @@ export const messageHistoryRoutes = new Elysia()
       if (query.message_ids !== undefined) {
         const combined = RANGE_PARAMETERS.filter((name) => query[name] !== undefined);
         if (combined.length > 0) throw badRequest(`Unsupported parameter combination: message_ids, ${combined.join(", ")}`);
-        return success(read((db) => getMessagesById(reading(db, user), narrow, query.message_ids!, options)));
+        return success(getMessagesById(user, narrow, query.message_ids, options));
       }
       if (query.num_before === undefined) throw badRequest("Missing 'num_before' argument");
       if (query.num_after === undefined) throw badRequest("Missing 'num_after' argument");
       const anchor = query.use_first_unread_anchor ? "first_unread" : query.anchor === undefined ? undefined : parseAnchor(query.anchor);
       const range = { anchor, numBefore: query.num_before, numAfter: query.num_after, includeAnchor: query.include_anchor ?? true };
-      return success(read((db) => getMessageRange(reading(db, user), narrow, range, options)));
+      return success(getMessageRange(user, narrow, range, options));
     },
     {
       auth: true,
@@ -59,20 +58,18 @@ export const messageHistoryRoutes = new Elysia()
   )
   .get(
     "/messages/matches_narrow",
-    ({ user, query }) => success({ messages: read((db) => getMessageMatches(db, user, query.msg_ids, parseNarrowParameter(query.narrow))) }),
+    ({ user, query }) => success({ messages: getMessageMatches(user, query.msg_ids, parseNarrowParameter(query.narrow)) }),
     { auth: true, query: t.Object({ msg_ids: MessageIds, narrow: Narrow }) },
   )
   .get(
     "/messages/:message_id",
     ({ user, params, query }) =>
       success(
-        read((db) =>
-          getSingleMessage(db, user, params.message_id, {
-            applyMarkdown: query.apply_markdown ?? true,
-            clientGravatar: query.client_gravatar ?? true,
-            allowEmptyTopicName: query.allow_empty_topic_name ?? false,
-          }),
-        ),
+        getSingleMessage(user, params.message_id, {
+          applyMarkdown: query.apply_markdown ?? true,
+          clientGravatar: query.client_gravatar ?? true,
+          allowEmptyTopicName: query.allow_empty_topic_name ?? false,
+        }),
       ),
     {
       auth: true,
