@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
 import type { Config } from "./config";
-import { startEventQueues, stopEventQueues } from "./events/registry";
+import { onCommit } from "./db/transaction";
+import { publish, startEventQueues, stopEventQueues } from "./events/registry";
 import { startJobs } from "./jobs";
 import { conventions } from "./http/conventions";
 import { authRoutes } from "./routes/auth";
@@ -29,6 +30,7 @@ import { webRoutes } from "./web/routes";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
+  onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { topicHasMessages } from "../db/sendQueries";
-import type { Tx } from "../db/types";
+import type { SendTx } from "../db/types";
 import { users, type User } from "../db/users";
 import { findUserTopic, setUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
 import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
@@ -18,7 +18,7 @@ export const AutomaticPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION:
 /** A user's setting, or its default for accounts created before the setting existed. */
 const settingOf = <K extends UserSettingName>(settings: UserSettings, name: K): UserSettings[K] => settings[name] ?? (USER_SETTINGS[name].default as UserSettings[K]);
 
-export interface VisibilityChange {
+export interface TopicPolicyChange {
   userId: number;
   policy: VisibilityPolicy;
 }
@@ -31,7 +31,7 @@ export interface TopicInSending {
 }
 
 /** What the sender's settings want for the topic; call before the message is inserted. */
-export function senderVisibilityChange(tx: Tx, sender: User, where: TopicInSending): VisibilityChange | null {
+export function senderTopicPolicyChange(tx: SendTx, sender: User, where: TopicInSending): TopicPolicyChange | null {
   let firstInTopic: boolean | undefined;
   const startsTopic = () => (firstInTopic ??= !topicHasMessages(tx, where.channelId, topicKeyOf(where.topic)));
   const triggered = (policy: unknown) => policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION || (policy === AutomaticPolicy.ON_INITIATION && startsTopic());
@@ -44,7 +44,7 @@ export function senderVisibilityChange(tx: Tx, sender: User, where: TopicInSendi
 }
 
 /** Mentioned users (not the sender) who follow topics where they are mentioned and do not yet. */
-export function mentionedVisibilityChanges(tx: Tx, senderId: number, where: TopicInSending, mentionedIds: number[]): VisibilityChange[] {
+export function mentionedTopicPolicyChanges(tx: SendTx, senderId: number, where: TopicInSending, mentionedIds: number[]): TopicPolicyChange[] {
   const candidates = mentionedIds.filter((id) => id !== senderId);
   if (candidates.length === 0) return [];
   const followed = new Set(
@@ -65,7 +65,7 @@ export function mentionedVisibilityChanges(tx: Tx, senderId: number, where: Topi
 }
 
 /** Stores the changes and tells each user's clients. */
-export function applyVisibilityChanges(tx: Tx, where: TopicInSending, changes: VisibilityChange[], now: number) {
+export function applyTopicPolicyChanges(tx: SendTx, where: TopicInSending, changes: TopicPolicyChange[], now: number) {
   for (const { userId, policy } of changes) {
     setUserTopic(tx, { userId, channelId: where.channelId, topic: where.topic, visibilityPolicy: policy, lastUpdated: now });
     tx.emit({ type: "user_topic", stream_id: where.channelId, topic_name: where.topic, last_updated: now, visibility_policy: policy }, [userId]);

@@ -1,19 +1,17 @@
 import { eq, min } from "drizzle-orm";
-import { type Channel, updateChannel } from "../db/channels";
-import { cachedStateChanged } from "../db/generation";
+import { channelAudience } from "../access/channels";
+import { type Channel, setFirstMessageId } from "../db/channels";
 import { messages } from "../db/messages";
-import type { Tx } from "../db/types";
-import { channelAudience } from "./channels";
+import type { SendTx } from "../db/types";
 
 /**
  * After messages leave a channel (deleted or moved away) or arrive in it (moved in), its
  * first_message_id may change; everyone who may know the channel is told (spec 6, stream
  * update, from feature level 256).
  */
-export function refreshFirstMessageId(tx: Tx, channel: Channel) {
+export function refreshFirstMessageId(tx: SendTx, channel: Channel) {
   const first = tx.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channel.id)).get()?.id ?? null;
   if (first === channel.firstMessageId) return;
-  updateChannel(tx, channel.id, { firstMessageId: first });
-  cachedStateChanged();
+  setFirstMessageId(tx, channel.id, first);
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: first }, channelAudience(tx, channel));
 }

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { realmLinkifiers } from "../db/linkifiers";
 import type { Message } from "../db/messages";
 import type { Realm } from "../db/realm";
-import type { Tx } from "../db/types";
+import type { SendTx } from "../db/types";
 import { users, type User } from "../db/users";
 import type { DeliveryOptions } from "../events/types";
 import { Role } from "../model/roles";
@@ -38,10 +38,10 @@ interface Copy {
 }
 
 /** Which of the restricted addresses a viewer may see, as a key: viewers with equal keys share a copy. */
-const visibilityKey = (viewer: Viewer, restricted: User[]) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
+const shownEmailsKey = (viewer: Viewer, restricted: User[]) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
 
 /** Recipients grouped by which of the restricted addresses they may see. */
-function copiesByEmailVisibility(tx: Tx, sent: SentMessage, restricted: User[]): Map<string, Copy> {
+function copiesByEmailVisibility(tx: SendTx, sent: SentMessage, restricted: User[]): Map<string, Copy> {
   const copies = new Map<string, Copy>();
   if (restricted.length === 0) {
     copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
@@ -50,7 +50,7 @@ function copiesByEmailVisibility(tx: Tx, sent: SentMessage, restricted: User[]):
   const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...sent.recipientIds])).all();
   const grouped = new Map<string, { viewer: Viewer; userIds: number[] }>();
   for (const viewer of viewers) {
-    const key = visibilityKey(viewer, restricted);
+    const key = shownEmailsKey(viewer, restricted);
     const copy = grouped.get(key);
     if (copy) copy.userIds.push(viewer.id);
     else grouped.set(key, { viewer, userIds: [viewer.id] });
@@ -58,7 +58,7 @@ function copiesByEmailVisibility(tx: Tx, sent: SentMessage, restricted: User[]):
   return grouped;
 }
 
-export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {
+export function emitMessage(tx: SendTx, realm: Realm, sent: SentMessage) {
   const { destination, sender } = sent;
   const isChannel = destination.kind === "channel";
   const parts: MessageParts = {
@@ -71,7 +71,7 @@ export function emitMessage(tx: Tx, realm: Realm, sent: SentMessage) {
   const restricted = shown.filter((user) => !hasPublicEmail(user));
   const copies = copiesByEmailVisibility(tx, sent, restricted);
   const publicChannel = isChannel && !destination.channel.inviteOnly;
-  const outsiderKey = visibilityKey(OUTSIDER, restricted);
+  const outsiderKey = shownEmailsKey(OUTSIDER, restricted);
   if (publicChannel && !copies.has(outsiderKey)) copies.set(outsiderKey, { viewer: OUTSIDER, userIds: [] });
 
   const options: DeliveryOptions = { flagsByUser: sent.flagsByUser, localEcho: sent.localEcho };

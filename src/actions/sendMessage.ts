@@ -1,9 +1,9 @@
 import { database } from "../db/client";
-import { writeShared } from "../db/groupCommit";
+import { writeSend } from "../db/groupCommit";
 import { Flag } from "../db/messages";
 import { getRealm, type Realm } from "../db/realm";
 import { insertMessage, insertMessageFlags } from "../db/sendQueries";
-import type { Reader, Tx } from "../db/types";
+import type { Reader, SendTx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { badRequest } from "../http/errors";
@@ -11,9 +11,9 @@ import { isHumanClient } from "../messages/client";
 import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic } from "../messages/content";
 import { emitMessage } from "./messageDelivery";
-import { applyMentions } from "../messages/mentionRules";
+import { applyMentions } from "../messages/mentionFlags";
 import { type Address, parseAddress, resolveDestination } from "../messages/recipients";
-import { applyVisibilityChanges, mentionedVisibilityChanges, senderVisibilityChange, type TopicInSending } from "./automaticTopicPolicies";
+import { applyTopicPolicyChanges, mentionedTopicPolicyChanges, senderTopicPolicyChange, type TopicInSending } from "./automaticTopicPolicies";
 import type { RenderResult } from "../render/markdown";
 import { apiFlags } from "../shapes/messages";
 import { refreshFirstMessageId } from "./firstMessageId";
@@ -79,18 +79,18 @@ export function sendMessage(sender: User, request: SendMessageRequest): Promise<
   // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
   const db = database();
   const draft = prepare(db, sender, getRealm(db), request);
-  return writeShared((tx) => store(tx, sender, draft));
+  return writeSend((tx) => store(tx, sender, draft));
 }
 
 /** Sends from inside another action's transaction (the notification bot's announcements). */
-export function sendMessageInTransaction(tx: Tx, sender: User, request: SendMessageRequest): SendMessageResult {
+export function sendMessageInTransaction(tx: SendTx, sender: User, request: SendMessageRequest): SendMessageResult {
   return store(tx, sender, prepare(tx, sender, getRealm(tx), request));
 }
 
 // The sender is usually subscribed already; the list is then shared, not copied.
 const withSender = (subscriberIds: readonly number[], senderId: number): readonly number[] => (subscriberIds.includes(senderId) ? subscriberIds : [...subscriberIds, senderId]);
 
-function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
+function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
   const { realm } = draft;
   const destination = resolveDestination(tx, sender, realm, draft.address);
   const isChannel = destination.kind === "channel";
@@ -100,7 +100,7 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
 
   const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: destination.senderMuted } : null;
   // Bots have no one to show followed topics to.
-  const senderChange = where && !sender.isBot ? senderVisibilityChange(tx, sender, where) : null;
+  const senderChange = where && !sender.isBot ? senderTopicPolicyChange(tx, sender, where) : null;
   const sentAt = now();
   const message = insertMessage(tx, {
     recipientId: destination.recipientId,
@@ -121,8 +121,8 @@ function store(tx: Tx, sender: User, draft: Draft): SendMessageResult {
   // The channel's first message: its first_message_id goes from null to this one.
   if (isChannel && destination.channel.firstMessageId === null) refreshFirstMessageId(tx, destination.channel);
   if (where) {
-    const changes = [...(senderChange ? [senderChange] : []), ...mentionedVisibilityChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
-    applyVisibilityChanges(tx, where, changes, sentAt);
+    const changes = [...(senderChange ? [senderChange] : []), ...mentionedTopicPolicyChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
+    applyTopicPolicyChanges(tx, where, changes, sentAt);
   }
 
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));

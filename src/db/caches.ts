@@ -2,49 +2,56 @@ import { rawStatement } from "./prepared";
 
 // Free of bun:sqlite imports for the same reason as prepared.ts: table modules use it.
 
-let commits = 0;
+/**
+ * The in-memory copies of state that every request or send reads and that rarely changes,
+ * each declared by name with cachedUntilChange(), and the one rule that keeps them honest:
+ *
+ * - A copy holds until a write() transaction ends (it may have changed anything) or another
+ *   process commits (seen within EXTERNAL_CHANGE_DELAY_MS). While a write() is open, copies
+ *   load afresh: its own changes are not committed yet.
+ * - Message sends run in send transactions (SendTx, db/groupCommit.ts). Their writes leave the
+ *   copies valid, so copies stay in use inside them, where the send path needs them; the one
+ *   exception, a channel's first message, goes through a db/ function that drops its copy by
+ *   name (cacheChanged). A send transaction that rolls back drops every copy, since some may
+ *   have been filled from its rows.
+ *
+ * Only db/ needs to know this: writes that would leave a copy stale take a Tx, which a send's
+ * SendTx is not.
+ */
+export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers";
+
+/** A write() (anything may change) or a group-committed batch of message sends. */
+export type TransactionKind = "write" | "send";
+
+/** Moves at every end of a write() and every switch of database: every copy is then stale. */
+let epoch = 0;
 let writing = 0;
+const drops = new Map<CacheName, () => void>();
 
 /** The client calls this when it opens or closes a database: nothing cached applies any more. */
 export function databaseSwitched() {
-  commits++;
+  epoch++;
   knownDataVersion = -1;
 }
 
-/**
- * write() brackets every transaction with these, committed or rolled back. Transactions that
- * only send messages (group commit) are not structural: they change nothing these caches
- * derive from (the realm, accounts, subscriptions), so caches stay valid through them, and
- * stay in use inside them, which is where the send path needs them.
- */
-export function transactionStarted(structural: boolean) {
-  if (structural) writing++;
+/** db/transaction.ts brackets every transaction with these, committed or rolled back. */
+export function transactionStarted(kind: TransactionKind) {
+  if (kind === "write") writing++;
 }
-export function transactionEnded(structural: boolean, committed: boolean) {
-  if (structural) writing--;
-  // A non-structural transaction may have filled caches from its own uncommitted rows.
-  if (structural || !committed) commits++;
+export function transactionEnded(kind: TransactionKind, committed: boolean) {
+  if (kind === "write") writing--;
+  if (kind === "write" || !committed) epoch++;
 }
 
-/**
- * For the one structural change a send can make (a channel's first message sets its
- * first_message_id): caches are dropped at once, so the rest of the same transaction reads
- * the new value instead of repeating the change.
- */
-export function cachedStateChanged() {
-  commits++;
+/** A send transaction changed what one copy holds: it is dropped at once, so the rest of the transaction reads the new value. */
+export function cacheChanged(name: CacheName) {
+  drops.get(name)!();
 }
 
 // Changes committed by other connections (an operator's sqlite3, a backup tool, a test)
 // move SQLite's data_version; our own commits are counted above.
 const dataVersion = rawStatement<{ data_version: number }, []>("PRAGMA data_version");
 
-/**
- * A value derived from the database and kept in memory until a structural commit, so the
- * lookups every request makes (the realm, the caller's account) cost a map lookup while the
- * data is unchanged. Inside a write transaction it always loads afresh: the transaction may
- * have changed what it derives from.
- */
 // Asking SQLite costs about as much as a small query, which is too much for every request, so
 // the answer is reused for a short while: an operator's change made with sqlite3 is seen
 // within EXTERNAL_CHANGE_DELAY_MS.
@@ -60,16 +67,24 @@ function externalDataVersion(): number {
   return knownDataVersion;
 }
 
-export function untilNextCommit<T>(load: () => T): () => T {
+/**
+ * A value derived from the database, kept in memory by the rule above, so the lookups every
+ * request makes (the realm, the caller's account) cost a map lookup while the data is unchanged.
+ */
+export function cachedUntilChange<T>(name: CacheName, load: () => T): () => T {
+  if (drops.has(name)) throw new Error(`Two caches named ${name}`);
   let value: T;
-  let seenCommits = -1;
+  let seenEpoch = -1;
   let seenDataVersion = -1;
+  drops.set(name, () => {
+    seenEpoch = -1;
+  });
   return () => {
     if (writing > 0) return load();
     const version = externalDataVersion();
-    if (seenCommits !== commits || seenDataVersion !== version) {
+    if (seenEpoch !== epoch || seenDataVersion !== version) {
       value = load();
-      seenCommits = commits;
+      seenEpoch = epoch;
       seenDataVersion = version;
     }
     return value;

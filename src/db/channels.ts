@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { userGroups } from "./groups";
-import type { Reader } from "./types";
+import { cacheChanged } from "./caches";
+import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
 const groupSetting = (name: string) =>
@@ -109,8 +110,14 @@ export function insertChannel(db: Reader, values: NewChannel): Channel {
   return db.insert(channels).values(values).returning().get();
 }
 
-export function updateChannel(db: Reader, id: number, changes: Partial<NewChannel>): Channel {
-  return db.update(channels).set(changes).where(eq(channels.id, id)).returning().get()!;
+export function updateChannel(tx: Tx, id: number, changes: Partial<NewChannel>): Channel {
+  return tx.update(channels).set(changes).where(eq(channels.id, id)).returning().get()!;
+}
+
+/** The one change to a channel a message send makes (its first message), so it may run in one. */
+export function setFirstMessageId(tx: SendTx, id: number, firstMessageId: number | null) {
+  tx.update(channels).set({ firstMessageId }).where(eq(channels.id, id)).run();
+  cacheChanged("channelsForSending");
 }
 
 export function findSubscription(db: Reader, userId: number, channelId: number): Subscription | undefined {

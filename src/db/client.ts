@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { DATABASE_FILE, DataDirError, prepareDataDir, readOnlyMessage, restoreAdvice, type Created, type NewInstall } from "./dataDir";
 import { applyMigrations } from "./migrate";
-import { databaseSwitched } from "./generation";
+import { databaseSwitched } from "./caches";
 import { usePreparedQueriesOn } from "./prepared";
 import * as schema from "./schema";
 

@@ -1,9 +1,9 @@
 import { rawStatement } from "./prepared";
-import { write } from "./transaction";
-import type { Tx } from "./types";
+import { writeSendBatch } from "./transaction";
+import type { SendTx } from "./types";
 
 /**
- * Group commit for hot write paths (sending messages): changes requested within one turn of
+ * Group commit for sending messages: changes requested within one turn of
  * the event loop run in one transaction, and every request is answered once that transaction
  * has committed. A commit per request would be the cost that matters most (with the full-text
  * index, a transaction's fixed cost is several times that of the row it stores); this way
@@ -19,7 +19,7 @@ import type { Tx } from "./types";
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 interface Queued {
-  change: (tx: Tx) => unknown;
+  change: (tx: SendTx) => unknown;
   settle: (outcome: Outcome<unknown>) => void;
 }
 
@@ -35,12 +35,8 @@ const totalChanges = () => totalChangesQuery().values()[0][0] as number;
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
 class FailedAfterWriting extends Error {}
 
-/**
- * Only for sending messages: batches commit as non-structural transactions (see
- * db/generation.ts), so a change queued here must not alter the realm, accounts or
- * subscriptions.
- */
-export function writeShared<T>(change: (tx: Tx) => T): Promise<T> {
+/** A message send's change, committed together with the sends queued in the same turn. */
+export function writeSend<T>(change: (tx: SendTx) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (queued.length === 0) setImmediate(flush);
     queued.push({ change, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
@@ -52,7 +48,7 @@ function flush() {
   if (queued.length > 0) setImmediate(flush);
   let outcomes: Array<Outcome<unknown>>;
   try {
-    outcomes = write((tx) => batch.map((item) => attempt(tx, item.change)), { structural: false });
+    outcomes = writeSendBatch((tx) => batch.map((item) => attempt(tx, item.change)));
   } catch (error) {
     if (error instanceof FailedAfterWriting) return oneByOne(batch);
     // The commit itself failed: nothing in the batch happened.
@@ -63,9 +59,9 @@ function flush() {
 }
 
 /** Runs one change of a batch, keeping its events only if it succeeds. */
-function attempt(tx: Tx, change: (tx: Tx) => unknown): Outcome<unknown> {
-  const emitted: Array<Parameters<Tx["emit"]>> = [];
-  const own: Tx = Object.create(tx, { emit: { value: (...args: Parameters<Tx["emit"]>) => emitted.push(args) } });
+function attempt(tx: SendTx, change: (tx: SendTx) => unknown): Outcome<unknown> {
+  const emitted: Array<Parameters<SendTx["emit"]>> = [];
+  const own: SendTx = Object.create(tx, { emit: { value: (...args: Parameters<SendTx["emit"]>) => emitted.push(args) } });
   const changesBefore = totalChanges();
   try {
     const value = change(own);
@@ -80,7 +76,7 @@ function attempt(tx: Tx, change: (tx: Tx) => unknown): Outcome<unknown> {
 function oneByOne(batch: Queued[]) {
   for (const item of batch) {
     try {
-      item.settle({ ok: true, value: write(item.change, { structural: false }) });
+      item.settle({ ok: true, value: writeSendBatch(item.change) });
     } catch (error) {
       item.settle({ ok: false, error });
     }

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierDefinition } from "../render/linkifiers";
-import { untilNextCommit } from "./generation";
+import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
@@ -31,8 +31,8 @@ export function listLinkifiers(_db: Reader): Linkifier[] {
   return orderedLinkifiers().all();
 }
 
-// Linkifiers change only in structural transactions, which drop this (db/generation.ts).
-const currentDefinitions = untilNextCommit((): readonly LinkifierDefinition[] =>
+// Every send renders with them; they change only in write() transactions (db/caches.ts).
+const currentDefinitions = cachedUntilChange("linkifiers", (): readonly LinkifierDefinition[] =>
   Object.freeze(orderedLinkifiers().all().map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
 );
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
 import type { UserSettings } from "../model/userSettings";
-import { untilNextCommit } from "./generation";
+import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 
@@ -27,7 +27,7 @@ export const REALM_ID = 1;
 const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, REALM_ID)).prepare());
 
 // Every request reads the realm; it changes rarely. Frozen, since callers share one copy.
-const currentRealm = untilNextCommit((): Realm | undefined => {
+const currentRealm = cachedUntilChange("realm", (): Realm | undefined => {
   const row = realmRow().get() as RealmRow | undefined;
   if (!row) return undefined;
   return Object.freeze({ ...row, settings: Object.freeze({ ...REALM_SETTING_DEFAULTS, ...row.settings }) });

@@ -3,10 +3,10 @@ import { SystemGroup } from "../model/roles";
 import { type Channel, channels, subscriptions } from "./channels";
 import { userGroups } from "./groups";
 import { type Message, messageFlags, messages, type NewMessage } from "./messages";
-import { untilNextCommit } from "./generation";
+import { cachedUntilChange } from "./caches";
 import { prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";
-import type { Reader } from "./types";
+import type { Reader, SendTx } from "./types";
 import { users } from "./users";
 
 /**
@@ -38,10 +38,9 @@ export function everyoneGroupId(_db: Reader): number {
 const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
 const channelById = prepared((db) => db.select().from(channels).where(eq(channels.id, placeholder("id"))).prepare());
 
-// Channels change only in structural transactions, and a channel's first message (the one
-// change a send makes to it) drops this cache at once (cachedStateChanged). Only channels
-// found are kept, so a stream of unknown names cannot grow it.
-const channelsForSending = untilNextCommit(() => new Map<string, Readonly<Channel>>());
+// Only channels found are kept, so a stream of unknown names cannot grow it. A channel's first
+// message changes its row inside a send: setFirstMessageId (db/channels.ts) drops this.
+const channelsForSending = cachedUntilChange("channelsForSending", () => new Map<string, Readonly<Channel>>());
 const MAX_CACHED_CHANNELS = 10_000;
 
 export function channelForSending(_db: Reader, by: { name: string } | { id: number }): Readonly<Channel> | undefined {
@@ -72,9 +71,8 @@ export interface Subscribers {
   readonly mutedIds: ReadonlySet<number>;
 }
 
-// Every send needs its channel's subscribers, and they change only in structural
-// transactions, which drop this cache (db/generation.ts).
-const subscribersByChannel = untilNextCommit(() => new Map<number, Subscribers>());
+// Every send needs its channel's subscribers; they change only in write() transactions.
+const subscribersByChannel = cachedUntilChange("channelSubscribers", () => new Map<number, Subscribers>());
 
 export function channelSubscribers(_db: Reader, channelId: number): Subscribers {
   const known = subscribersByChannel();
@@ -90,7 +88,7 @@ export function channelSubscribers(_db: Reader, channelId: number): Subscribers 
 
 const channelRecipientQuery = rawStatement<{ id: number }, [number]>("SELECT id FROM recipients WHERE channel_id = ?");
 // A channel's recipient row never changes once made; it is kept like the channel itself.
-const channelRecipientIds = untilNextCommit(() => new Map<number, number>());
+const channelRecipientIds = cachedUntilChange("channelRecipients", () => new Map<number, number>());
 
 export function findChannelRecipientId(_db: Reader, channelId: number): number | undefined {
   const known = channelRecipientIds();
@@ -118,7 +116,7 @@ const insertMessageStatement = rawStatement<never, Array<string | number | null>
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 
-export function insertMessage(_db: Reader, values: MessageValues): Message {
+export function insertMessage(_tx: SendTx, values: MessageValues): Message {
   const flag = (value: boolean) => (value ? 1 : 0);
   const { lastInsertRowid } = insertMessageStatement().run(
     values.recipientId,
@@ -142,7 +140,7 @@ export function insertMessage(_db: Reader, values: MessageValues): Message {
 
 const insertFlagsStatement = rawStatement<never, [number, number, number, number]>("INSERT INTO message_flags (user_id, message_id, recipient_id, flags) VALUES (?, ?, ?, ?)");
 
-export function insertMessageFlags(_db: Reader, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
+export function insertMessageFlags(_tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
   const insert = insertFlagsStatement();
   for (const row of rows) insert.run(row.userId, row.messageId, row.recipientId, row.flags);
 }

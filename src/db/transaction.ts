@@ -1,27 +1,36 @@
-import { publish } from "../events/registry";
-import type { Addressed, AnyEvent, DeliveryOptions } from "../events/types";
 import { database } from "./client";
-import { transactionEnded, transactionStarted } from "./generation";
+import { type TransactionKind, transactionEnded, transactionStarted } from "./caches";
 import { forgetInsertedMessages, indexInsertedMessages } from "./searchIndex";
-import type { Reader, Tx } from "./types";
+import type { Emitted, Reader, SendTx, Tx } from "./types";
+
+/** Takes everything a committed write() emitted; the app wires it to the event registry. */
+type CommitListener = (emitted: Emitted[]) => void;
+let commitListener: CommitListener | null = null;
+
+export function onCommit(listener: CommitListener) {
+  commitListener = listener;
+}
 
 /**
  * Runs one state change in one IMMEDIATE transaction, handing each event it emits to
  * `collect`. The callback must be synchronous: with bun:sqlite an async callback would commit
  * before its awaits ran, so slow work (hashing, network) belongs before or after.
  */
-export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addressed) => void, options: WriteOptions = {}): T {
-  const structural = options.structural ?? true;
-  transactionStarted(structural);
+export function transact<T>(change: (tx: Tx) => T, collect: (emitted: Emitted) => void): T {
+  return transactAs("write", change as (tx: SendTx) => T, collect);
+}
+
+function transactAs<T>(kind: TransactionKind, change: (tx: SendTx) => T, collect: (emitted: Emitted) => void): T {
+  transactionStarted(kind);
   let committed = false;
   try {
     const value = database().transaction(
       (drizzleTx) => {
         const tx = Object.assign(drizzleTx, {
-          emit(event: AnyEvent, userIds: Iterable<number>, options?: DeliveryOptions) {
+          emit(event: Emitted["event"], userIds: Iterable<number>, options?: Emitted["options"]) {
             collect({ event, userIds: [...new Set(userIds)], options });
           },
-        }) as unknown as Tx;
+        }) as unknown as SendTx;
         const value = change(tx);
         if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
         indexInsertedMessages();
@@ -33,23 +42,24 @@ export function transact<T>(change: (tx: Tx) => T, collect: (addressed: Addresse
     return value;
   } finally {
     if (!committed) forgetInsertedMessages();
-    transactionEnded(structural, committed);
+    transactionEnded(kind, committed);
   }
 }
 
-export interface WriteOptions {
-  /**
-   * false only for transactions that send messages and do nothing else: they leave the
-   * in-memory caches of db/generation.ts valid. Anything else is structural.
-   */
-  structural?: boolean;
+/** One state change in one transaction; its events go to the commit listener after COMMIT. */
+export function write<T>(change: (tx: Tx) => T): T {
+  return publishing((collect) => transact(change, collect));
 }
 
-/** One state change in one transaction; its events go to the registry after COMMIT. */
-export function write<T>(change: (tx: Tx) => T, options: WriteOptions = {}): T {
-  const emitted: Addressed[] = [];
-  const result = transact(change, (addressed) => emitted.push(addressed), options);
-  if (emitted.length > 0) publish(emitted);
+/** write() for a batch of message sends: only db/groupCommit.ts runs these (see db/caches.ts for what differs). */
+export function writeSendBatch<T>(change: (tx: SendTx) => T): T {
+  return publishing((collect) => transactAs("send", change, collect));
+}
+
+function publishing<T>(run: (collect: (emitted: Emitted) => void) => T): T {
+  const emitted: Emitted[] = [];
+  const result = run((one) => emitted.push(one));
+  if (emitted.length > 0) commitListener?.(emitted);
   return result;
 }
 

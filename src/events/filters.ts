@@ -1,10 +1,11 @@
+import type { Emitted } from "../db/types";
 import type { UserSettings } from "../model/userSettings";
 import { forClient, isGravatarUrl, type MessageFields } from "../shapes/messages";
 import type { ApiUserGroup } from "../shapes/userGroups";
 import type { QueueEvent } from "./kinds/queue";
 import { matchesEventNarrow, type MessageLike } from "./eventNarrow";
 import type { QueueSpec } from "./spec";
-import type { Addressed, AnyEvent } from "./types";
+import type { AnyEvent } from "./types";
 
 /**
  * What one queue receives of one published event: nothing, the event as is, or a version
@@ -54,7 +55,7 @@ export function shapeStore(): FilterContext["sharedShape"] {
 type Loose = Record<string, any>;
 const deliver = (events: Loose[]) => events as DeliveredEvent[];
 
-export function eventsForQueue(addressed: Addressed, delivery: Delivery, context: FilterContext): DeliveredEvent[] {
+export function eventsForQueue(addressed: Emitted, delivery: Delivery, context: FilterContext): DeliveredEvent[] {
   const { spec } = delivery;
   const event = addressed.event as Loose;
   if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
@@ -64,7 +65,7 @@ export function eventsForQueue(addressed: Addressed, delivery: Delivery, context
   return deliver(shaped);
 }
 
-function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, context: FilterContext): Loose[] {
+function shapeForClient(event: Loose, addressed: Emitted, delivery: Delivery, context: FilterContext): Loose[] {
   const { capabilities } = delivery.spec;
   switch (event.type) {
     case "message":
@@ -93,7 +94,7 @@ function shapeForClient(event: Loose, addressed: Addressed, delivery: Delivery, 
   }
 }
 
-function messageForQueue(event: Loose, addressed: Addressed, delivery: Delivery, context: FilterContext): Loose[] {
+function messageForQueue(event: Loose, addressed: Emitted, delivery: Delivery, context: FilterContext): Loose[] {
   const { spec } = delivery;
   const options = addressed.options ?? {};
   if (!delivery.recipient && options.addressedElsewhere?.has(delivery.userId)) return [];

@@ -19,6 +19,7 @@
  *     with a fresh register (test/events/).
  */
 import { database } from "../db/client";
+import type { Emitted } from "../db/types";
 import { getRealm } from "../db/realm";
 import { findUserById } from "../db/users";
 import { ApiError } from "../http/errors";
@@ -30,7 +31,6 @@ import { eventsForQueue, type FilterContext, shapeStore } from "./filters";
 import { loadQueues, saveQueues } from "./persistence";
 import { EventQueue, type StoredEvent, type Waiter } from "./queue";
 import type { QueueSpec } from "./spec";
-import type { Addressed } from "./types";
 
 export interface RegistryConfig {
   heartbeatSeconds: number;
@@ -255,7 +255,7 @@ function filterContext(): FilterContext {
 }
 
 /** Each queue an event goes to, and whether through its user being addressed (vs all_public_streams). */
-function targetsOf(addressed: Addressed): Map<EventQueue, boolean> {
+function targetsOf(addressed: Emitted): Map<EventQueue, boolean> {
   const targets = new Map<EventQueue, boolean>();
   for (const userId of addressed.userIds) for (const queue of queuesByUser.get(userId) ?? []) targets.set(queue, true);
   if (addressed.options?.publicChannel) for (const queue of publicStreamsQueues) if (!targets.has(queue)) targets.set(queue, false);
@@ -263,10 +263,11 @@ function targetsOf(addressed: Addressed): Map<EventQueue, boolean> {
 }
 
 /**
- * Called by write() right after COMMIT with everything the transaction emitted. The
- * transaction has committed, so a failure here is logged and never thrown back at the action.
+ * Called right after a write()'s COMMIT (the app wires it to db/transaction.ts) with everything
+ * the transaction emitted. The transaction has committed, so a failure here is logged and never
+ * thrown back at the action.
  */
-export function publish(batch: Addressed[]) {
+export function publish(batch: Emitted[]) {
   const context = filterContext();
   const touched = new Set<EventQueue>();
   for (const addressed of batch) {

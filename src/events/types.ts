@@ -36,9 +36,11 @@ export interface DeliveryOptions {
   localEcho?: { queueId: string; localId: string };
 }
 
-/** An event together with the users who should receive it. */
-export interface Addressed {
-  event: AnyEvent;
-  userIds: number[];
-  options?: DeliveryOptions;
+// What tx.emit takes (see Emitted in db/types.ts): an event together with the users who should
+// receive it, and how it reaches their queues.
+declare module "../db/types" {
+  interface Emitted {
+    event: AnyEvent;
+    options?: DeliveryOptions;
+  }
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
-import { untilNextCommit } from "../db/generation";
+import { cachedUntilChange } from "../db/caches";
 import { findRealm } from "../db/realm";
 import { database } from "../db/client";
 import { findUserByEmail, type User } from "../db/users";
@@ -41,9 +41,9 @@ function sameKey(given: string, expected: string | undefined): boolean {
 
 /** The user a request's credentials belong to, or an ApiError saying why there is none. */
 // Accounts whose credentials checked out, by the exact Authorization header. Dropped at every
-// commit (see untilNextCommit), so a changed key, a deactivation or a role change is seen on
+// write() (see db/caches.ts), so a changed key, a deactivation or a role change is seen on
 // the very next request.
-const verifiedAccounts = untilNextCommit(() => new Map<string, User>());
+const verifiedAccounts = cachedUntilChange("verifiedAccounts", () => new Map<string, User>());
 const MAX_VERIFIED_ACCOUNTS = 10_000;
 
 export function authenticate(header: string | undefined): User {

@@ -3,7 +3,8 @@ import { eventsForQueue, type Delivery, type FilterContext, shapeStore } from ".
 import { checkEventNarrow, matchesEventNarrow, type MessageLike } from "../../src/events/eventNarrow";
 import type { QueueSpec } from "../../src/events/spec";
 import { queueSpec as spec } from "./queueSpec";
-import type { Addressed, AnyEvent, DeliveryOptions } from "../../src/events/types";
+import type { Emitted } from "../../src/db/types";
+import type { AnyEvent, DeliveryOptions } from "../../src/events/types";
 import { defaultUserSettings } from "../../src/model/userSettings";
 
 /**
@@ -21,7 +22,7 @@ const context: FilterContext = {
   sharedShape: shapeStore(),
 };
 
-const addressed = (event: Record<string, unknown>, options?: DeliveryOptions): Addressed => ({ event: event as unknown as AnyEvent, userIds: [7], options });
+const addressed = (event: Record<string, unknown>, options?: DeliveryOptions): Emitted => ({ event: event as unknown as AnyEvent, userIds: [7], options });
 const deliver = (event: Record<string, unknown>, queueSpec: QueueSpec, options?: DeliveryOptions, extra?: Partial<Delivery>) =>
   eventsForQueue(addressed(event, options), delivery(queueSpec, extra), context) as Array<Record<string, any>>;
 

@@ -3,7 +3,8 @@ import { withIds } from "../../src/events/answer";
 import { createQueue, fetchEvents, publish } from "../../src/events/registry";
 import type { QueueSpec } from "../../src/events/spec";
 import { queueSpec } from "./queueSpec";
-import type { Addressed, AnyEvent } from "../../src/events/types";
+import type { Emitted } from "../../src/db/types";
+import type { AnyEvent } from "../../src/events/types";
 
 /**
  * Routing inside the registry, in process, for what no action emits yet: message events with
@@ -27,8 +28,8 @@ describe("publishing a message event", () => {
     const watcher = createQueue(102, spec({ allPublicStreams: true }));
     const bystander = createQueue(103, spec());
     const watchingRecipient = createQueue(101, spec({ allPublicStreams: true }));
-    const publicMessage: Addressed = { event: message(1), userIds: [101], options: { publicChannel: true, flagsByUser: new Map([[101, ["mentioned"]]]) } };
-    const privateMessage: Addressed = { event: message(2), userIds: [101] };
+    const publicMessage: Emitted = { event: message(1), userIds: [101], options: { publicChannel: true, flagsByUser: new Map([[101, ["mentioned"]]]) } };
+    const privateMessage: Emitted = { event: message(2), userIds: [101] };
     publish([publicMessage, privateMessage]);
 
     expect((await queued(recipient, 101)).map((event) => [event.message.id, event.flags])).toEqual([

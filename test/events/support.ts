@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { expect } from "bun:test";
 import { ok, type Person } from "../helpers/seed";
 import type { TestServer } from "../helpers/server";
-import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/generation";
+import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/caches";
 
 /** Helpers for event-queue tests: register, fetch, and replay events onto a snapshot. */
 

@@ -6,11 +6,12 @@ import { eq } from "drizzle-orm";
 import { createOrganization } from "../../src/actions/organization";
 import { addAccount } from "../../src/actions/users";
 import { DATABASE_FILE, closeDatabase, database, openDatabase } from "../../src/db/client";
-import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/generation";
+import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/caches";
 import { transact } from "../../src/db/transaction";
 import type { Tx } from "../../src/db/types";
 import { findUserByEmail, findUserById, users, type User } from "../../src/db/users";
-import type { Addressed, AnyEvent } from "../../src/events/types";
+import type { Emitted } from "../../src/db/types";
+import type { AnyEvent } from "../../src/events/types";
 import { Role } from "../../src/model/roles";
 import type { TestServer } from "./server";
 
@@ -19,8 +20,8 @@ import type { TestServer } from "./server";
  * publishing it, so a test can check exactly who hears of a change (and who does not) before
  * the event queues exist to ask over HTTP.
  */
-export function captureEvents<T>(change: (tx: Tx) => T): { result: T; emitted: Addressed[] } {
-  const emitted: Addressed[] = [];
+export function captureEvents<T>(change: (tx: Tx) => T): { result: T; emitted: Emitted[] } {
+  const emitted: Emitted[] = [];
   const result = transact(change, (addressed) => emitted.push({ ...addressed, userIds: [...addressed.userIds].sort((a, b) => a - b) }));
   return { result, emitted };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { closeDatabase, database, openDatabase } from "../../src/db/client";
-import { writeShared } from "../../src/db/groupCommit";
+import { writeSend } from "../../src/db/groupCommit";
 import { write } from "../../src/db/transaction";
-import type { Tx } from "../../src/db/types";
+import type { SendTx } from "../../src/db/types";
 
 // Group commit runs the changes queued in one event-loop turn in one transaction, without a
 // savepoint each; these check that each change still succeeds or fails on its own.
@@ -24,13 +24,13 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const insert = (tx: Tx, value: string) => tx.run(sql`INSERT INTO scratch (value) VALUES (${value})`);
-const count = (tx: Tx, value: string) => tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM scratch WHERE value = ${value}`)[0].n;
+const insert = (tx: SendTx, value: string) => tx.run(sql`INSERT INTO scratch (value) VALUES (${value})`);
+const count = (tx: SendTx, value: string) => tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM scratch WHERE value = ${value}`)[0].n;
 const stored = () => database().all<{ value: string }>(sql`SELECT value FROM scratch ORDER BY value`).map((row) => row.value);
 const clear = () => write((tx) => tx.run(sql`DELETE FROM scratch`));
 
 /** Queues every change in the same turn, so they share one batch, and waits for all. */
-const batch = (changes: Array<(tx: Tx) => unknown>) => Promise.allSettled(changes.map((change) => writeShared(change)));
+const batch = (changes: Array<(tx: SendTx) => unknown>) => Promise.allSettled(changes.map((change) => writeSend(change)));
 
 describe("group commit", () => {
   test("changes in one batch see the ones queued before them", async () => {

@@ -5,7 +5,7 @@ import { sendMessage, sendMessageInTransaction, type SendMessageRequest } from "
 import { addSubscriptions } from "../../src/actions/subscriptions";
 import { editMessage } from "../../src/actions/editMessage";
 import { database } from "../../src/db/client";
-import { writeShared } from "../../src/db/groupCommit";
+import { writeSend } from "../../src/db/groupCommit";
 import { write } from "../../src/db/transaction";
 import { type InProcessOrg, inProcessOrg } from "../helpers/inProcess";
 
@@ -38,7 +38,7 @@ describe("search index", () => {
   test("a send that fails after writing leaves nothing in the index; the others of its batch are indexed", async () => {
     const results = await Promise.allSettled([
       sendMessage(org.member, message("bravo kept")),
-      writeShared((tx) => {
+      writeSend((tx) => {
         sendMessageInTransaction(tx, org.member, message("bravo lost"));
         throw new Error("failed after writing");
       }),
