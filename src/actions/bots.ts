@@ -1,13 +1,13 @@
-import { accessBot, botAdministratorIds, requireHumanMember } from "../access/users";
+import { botAdministratorIds, requireHumanMember } from "../access/users";
 import { isUserInGroup } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
-import { read, write } from "../db/transaction";
+import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
-import { findActiveUserByFullName, findBotService, findUserByEmail, insertBotService, listBotsOwnedBy, type User } from "../db/users";
+import { findActiveUserByFullName, findUserByEmail, insertBotService, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { Role } from "../model/roles";
 import { randomToken } from "../model/secrets";
-import { botToApi, botZuliprc, type ApiBot } from "../shapes/users";
+import { botToApi, type ApiBot } from "../shapes/users";
 import { addAccount, checkFullName } from "./users";
 
 export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
@@ -99,18 +99,4 @@ export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
   const shape = botToApi(bot, service);
   tx.emit({ type: "realm_bot", op: "add", bot: shape }, botAdministratorIds(tx, bot));
   return shape;
-}
-
-/** GET /bots: the caller's own active bots (administrators too see only theirs here, as in the original). */
-export function listOwnBots(actor: User): ApiBot[] {
-  requireHumanMember(actor, "own bots");
-  return read((db) => listBotsOwnedBy(db, actor.id, { activeOnly: true }).map((bot) => botToApi(bot, findBotService(db, bot.id))));
-}
-
-/** GET /bots/{id}/zuliprc: the configuration file for the bot's owner or an administrator. */
-export function botConfigurationFile(actor: User, botId: number): string {
-  return read((db) => {
-    const bot = accessBot(db, actor, botId);
-    return botZuliprc(bot, getRealm(db).url, findBotService(db, bot.id));
-  });
 }

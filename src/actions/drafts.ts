@@ -1,7 +1,7 @@
 import { accessChannel } from "../access/channels";
 import { accessUser } from "../access/users";
-import { deleteDraft, draftToApi, findDraft, insertDrafts, listDrafts, replaceDraft, type ApiDraft, type DraftFields, type DraftType } from "../db/drafts";
-import { read, write } from "../db/transaction";
+import { deleteDraft, draftToApi, findDraft, insertDrafts, replaceDraft, type DraftFields, type DraftType } from "../db/drafts";
+import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
 import { findUserById, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
@@ -47,9 +47,6 @@ function checkDraft(db: Reader, actor: User, input: DraftInput): DraftFields {
   // A direct draft to nobody is an unaddressed draft, as in the reference.
   return { type: to.length > 0 ? "private" : "", to, topic: "", content, timestamp };
 }
-
-/** GET /drafts. */
-export const listOwnDrafts = (actor: User): ApiDraft[] => read((db) => listDrafts(db, actor.id).map(draftToApi));
 
 /** POST /drafts: all or none; the user's clients learn of them in one event. */
 export function createDrafts(actor: User, inputs: DraftInput[]): number[] {

@@ -1,6 +1,6 @@
 import { createSystemGroups } from "../db/groups";
 import { REALM_ID, findRealm, realmHost, realms } from "../db/realm";
-import { read, write } from "../db/transaction";
+import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
@@ -22,8 +22,6 @@ export interface NewOrganization {
   ownerPassword: string;
   ownerFullName: string;
 }
-
-export const isSetUp = () => read((db) => findRealm(db) !== undefined);
 
 export const NOTIFICATION_BOT_NAME = "Notification Bot";
 

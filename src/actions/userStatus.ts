@@ -1,15 +1,11 @@
 import { eq } from "drizzle-orm";
-import { accessUser } from "../access/users";
-import { canAccessUser } from "../access/userAccess";
-import { getRealm } from "../db/realm";
 import type { EmojiKey } from "../db/reactions";
-import { read, write } from "../db/transaction";
+import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { findUserById, users, type User } from "../db/users";
-import { findUserStatus, saveUserStatus, type UserStatusChanges } from "../db/userStatus";
+import { saveUserStatus, type UserStatusChanges } from "../db/userStatus";
 import type { UserStatusEvent } from "../events/kinds/userStatus";
 import { badRequest } from "../http/errors";
-import { statusToApi, type ApiUserStatus } from "../shapes/userStatus";
 import { checkNewEmoji, emojiForName, reactionType } from "./reactions";
 import { announceSettingChange } from "./settings";
 import { now } from "../model/clock";
@@ -79,14 +75,5 @@ export function updateOwnStatus(actor: User, input: StatusInput) {
     if (changes.statusText !== undefined) event.status_text = changes.statusText;
     if (changes.emojiName !== undefined) Object.assign(event, { emoji_name: changes.emojiName, emoji_code: changes.emojiCode, reaction_type: changes.reactionType });
     tx.emit(event, usersWhoCanSee(tx, user));
-  });
-}
-
-/** GET /users/{user_id}/status: any active human the viewer may see; others are "No such user", as in the reference. */
-export function getUserStatus(viewer: User, userId: number): ApiUserStatus {
-  return read((db) => {
-    const target = accessUser(db, userId, { allowBots: false });
-    if (!canAccessUser(db, viewer, target, getRealm(db))) throw badRequest("No such user");
-    return statusToApi(target, findUserStatus(db, target.id));
   });
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { OrganizationExistsError, createOrganization, isSetUp } from "../actions/organization";
+import { OrganizationExistsError, createOrganization } from "../actions/organization";
+import { isSetUp } from "../reads/organization";
 import { closeDatabase, openDatabase } from "../db/client";
 import { ApiError } from "../http/errors";
 import { loadConfig } from "../config";

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { isSetUp } from "../actions/organization";
+import { isSetUp } from "../reads/organization";
 import { createApp, startBackground } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";

@@ -1,9 +1,12 @@
 import { database } from "../db/client";
 import { findRealm, type Realm } from "../db/realm";
+import { read } from "../db/transaction";
 import { versionFields } from "../version";
 
 /** The organization, or undefined before first-run setup has made it. */
 export const findOrganization = (): Realm | undefined => findRealm(database());
+
+export const isSetUp = () => read((db) => findRealm(db) !== undefined);
 
 /** GET /server_settings: unauthenticated; what a client needs before it can log in. */
 export function getServerSettings() {

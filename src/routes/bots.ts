@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
-import { BotType, ServiceInterface, botConfigurationFile, createBot, listOwnBots } from "../actions/bots";
+import { BotType, ServiceInterface, createBot } from "../actions/bots";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { getBotConfigurationFile, listOwnBots } from "../reads/bots";
 
 export const botRoutes = new Elysia()
   .use(authentication)
@@ -40,7 +41,7 @@ export const botRoutes = new Elysia()
   .get(
     "/bots/:bot_id/zuliprc",
     ({ user, params }) =>
-      new Response(botConfigurationFile(user, params.bot_id), {
+      new Response(getBotConfigurationFile(user, params.bot_id), {
         headers: { "content-type": "text/plain; charset=utf-8", "content-disposition": "attachment; filename=zuliprc" },
       }),
     { auth: true, params: t.Object({ bot_id: t.Numeric() }), query: t.Object({}) },

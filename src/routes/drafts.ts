@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
-import { createDrafts, editDraft, listOwnDrafts, removeDraft } from "../actions/drafts";
+import { createDrafts, editDraft, removeDraft } from "../actions/drafts";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { listOwnDrafts } from "../reads/drafts";
 
 // Generous bounds so a huge request is a 400 at once; the actions apply the real limits.
 const Draft = t.Object({

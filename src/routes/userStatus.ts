@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
-import { getUserStatus, updateOwnStatus } from "../actions/userStatus";
+import { updateOwnStatus } from "../actions/userStatus";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { getUserStatus } from "../reads/userStatus";
 
 // Generous in UTF-16 units: the action counts the text's characters against the limit of 60.
 const emojiField = () => t.String({ maxLength: 200 });

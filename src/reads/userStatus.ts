@@ -1,0 +1,17 @@
+import { canAccessUser } from "../access/userAccess";
+import { accessUser } from "../access/users";
+import { getRealm } from "../db/realm";
+import { read } from "../db/transaction";
+import type { User } from "../db/users";
+import { findUserStatus } from "../db/userStatus";
+import { badRequest } from "../http/errors";
+import { statusToApi, type ApiUserStatus } from "../shapes/userStatus";
+
+/** GET /users/{user_id}/status: any active human the viewer may see; others are "No such user", as in the reference. */
+export function getUserStatus(viewer: User, userId: number): ApiUserStatus {
+  return read((db) => {
+    const target = accessUser(db, userId, { allowBots: false });
+    if (!canAccessUser(db, viewer, target, getRealm(db))) throw badRequest("No such user");
+    return statusToApi(target, findUserStatus(db, target.id));
+  });
+}
