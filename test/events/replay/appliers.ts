@@ -174,8 +174,9 @@ export const APPLIERS: Record<string, Applier> = {
     for (const sub of subscriptions) {
       state.unsubscribed = state.unsubscribed.filter((each: State) => each.stream_id !== sub.stream_id);
       state.never_subscribed = state.never_subscribed.filter((each: State) => each.stream_id !== sub.stream_id);
-      upsert(state.subscriptions, "stream_id", sub);
-      const { subscribers: _subscribers, ...channel } = sub;
+      // Clients that did not ask for subscribers drop them, as the reference's apply_event does.
+      const { subscribers, ...channel } = sub;
+      upsert(state.subscriptions, "stream_id", state.__includeSubscribers ? { ...channel, subscribers } : channel);
       if (!state.streams.some((each: State) => each.stream_id === sub.stream_id)) state.streams.push(channel);
     }
     for (const list of channelLists(state)) list.sort(byName);
@@ -184,6 +185,8 @@ export const APPLIERS: Record<string, Applier> = {
     for (const { stream_id } of subscriptions) {
       const sub = state.subscriptions.find((each: State) => each.stream_id === stream_id);
       state.subscriptions = state.subscriptions.filter((each: State) => each.stream_id !== stream_id);
+      // The leaver hears no peer_remove about themselves (the reference's apply_event does this).
+      if (sub && Array.isArray(sub.subscribers)) sub.subscribers = sub.subscribers.filter((id: number) => id !== state.user_id);
       if (sub) state.unsubscribed.push(sub);
     }
     state.unsubscribed.sort(byName);

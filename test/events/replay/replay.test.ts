@@ -4,6 +4,7 @@ import { SEED_TIMEOUT_MS } from "../support";
 import { APPLIERS } from "./appliers";
 import { SEEN_KINDS } from "./harness";
 import { declaredEventKinds } from "./kinds";
+import { channelScenarios } from "./channels";
 import { peopleScenarios } from "./people";
 
 /**
@@ -20,6 +21,7 @@ beforeAll(async () => {
 afterAll(() => org.server.dispose());
 
 peopleScenarios(() => org);
+channelScenarios(() => org);
 
 /** Kinds the registry makes from declared ones for older clients, beyond the declared union. */
 const DERIVED_KINDS = ["user_group remove"];
