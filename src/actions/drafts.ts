@@ -1,6 +1,6 @@
 import { accessChannel } from "../access/channels";
 import { accessUser } from "../access/users";
-import { deleteDraft, draftToApi, findDraft, insertDrafts, replaceDraft, type DraftFields, type DraftType } from "../db/drafts";
+import { deleteDraft, findDraft, insertDrafts, replaceDraft, type DraftFields, type DraftType } from "../db/drafts";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
 import { findUserById, type User } from "../db/users";
@@ -8,6 +8,7 @@ import { ApiError, badRequest } from "../http/errors";
 import { normalizeContent } from "../messages/content";
 import { MAX_TOPIC_LENGTH } from "../model/limits";
 import { now } from "../model/clock";
+import { draftToApi } from "../shapes/drafts";
 
 /** A draft as the client sends it (reference: Draft, without id). */
 export interface DraftInput {

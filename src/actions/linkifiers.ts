@@ -1,20 +1,12 @@
 import { eq } from "drizzle-orm";
 import { requireAdministrator } from "../access/users";
-import {
-  deleteLinkifier,
-  findLinkifier,
-  findLinkifierByPattern,
-  insertLinkifier,
-  linkifierToApi,
-  listLinkifiers,
-  setLinkifierOrder,
-  updateLinkifier,
-} from "../db/linkifiers";
+import { deleteLinkifier, findLinkifier, findLinkifierByPattern, insertLinkifier, listLinkifiers, setLinkifierOrder, updateLinkifier } from "../db/linkifiers";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { validateLinkifier } from "../render/linkifiers";
+import { linkifierToApi } from "../shapes/linkifiers";
 
 /** Linkifiers (spec 2.8, 4.17): organization administrators manage one ordered list. */
 

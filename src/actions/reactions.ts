@@ -1,6 +1,6 @@
 import { accessMessage, messageAudience } from "../access/messages";
 import { getRealm, realmHost } from "../db/realm";
-import { type EmojiKey, REACTION_TYPES, type Reaction, type ReactionType, deleteReaction, findReaction, findReactionWithEmoji, insertReaction } from "../db/reactions";
+import { type EmojiKey, type Reaction, deleteReaction, findReaction, findReactionWithEmoji, insertReaction } from "../db/reactions";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -9,6 +9,7 @@ import { ApiError, badRequest } from "../http/errors";
 import { Role } from "../model/roles";
 import { emojiCodeForName, extraEmojiCodeForName, isExtraEmojiCode, isKnownUnicodeEmoji } from "../render/emoji";
 import { canSeeDeliveryEmail, standInEmail } from "../shapes/users";
+import { REACTION_TYPES, type ReactionType } from "../model/emoji";
 
 /** Emoji reactions (spec 2.4, 4.13): adding one, or a vote for one already there; removing one's own. */
 

@@ -1,10 +1,11 @@
-import { deleteSavedSnippet, findOwnSavedSnippet, insertSavedSnippet, savedSnippetToApi, updateSavedSnippet, type SavedSnippet } from "../db/savedSnippets";
+import { deleteSavedSnippet, findOwnSavedSnippet, insertSavedSnippet, updateSavedSnippet, type SavedSnippet } from "../db/savedSnippets";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { MAX_MESSAGE_LENGTH } from "../model/limits";
 import { now } from "../model/clock";
+import { savedSnippetToApi } from "../shapes/savedSnippets";
 
 /** Saved snippets (spec 2.7, 4.15): each user's own; nobody else sees, changes or hears of them. */
 

@@ -1,11 +1,6 @@
-import { ChannelAudience, type ChannelViewer, accessChannelToAdminister, hasContentAccess, hasMetadataAccess } from "../access/channels";
-import {
-  type ApiGroupSettingValue,
-  checkGroupSettingUpdate,
-  groupSettingApiValue,
-  releaseGroupSettingValue,
-  storeGroupSettingValue,
-} from "../access/groupSettings";
+import { holdsRealmPermission, requireWebPublicAllowed } from "../access/channelCreation";
+import { ChannelAudience, type ChannelViewer, accessChannelToAdminister, channelAudience, hasContentAccess, hasMetadataAccess } from "../access/channels";
+import { checkGroupSettingUpdate, releaseGroupSettingValue, storeGroupSettingValue } from "../access/groupSettings";
 import { activeSubscriberIds, type Channel, defaultChannelIds, findChannelByName, type NewChannel, updateChannel as saveChannel } from "../db/channels";
 import { getRealm, type Realm } from "../db/realm";
 import { renderChannelDescription } from "../messages/compose";
@@ -29,8 +24,9 @@ import {
 import type { GroupSettingValue } from "../model/groupSetting";
 import { isAdministrator, isOwner } from "../model/roles";
 import { ChannelShaper } from "../shapes/channels";
-import { archive, channelAudience, holdsRealmPermission, requireWebPublicAllowed, setDefaultChannel, unarchive } from "./channels";
+import { archive, setDefaultChannel, unarchive } from "./channels";
 import { now } from "../model/clock";
+import { type ApiGroupSettingValue, groupSettingApiValue } from "../shapes/groupSettings";
 
 export interface ChannelChanges {
   description?: string;
@@ -167,7 +163,7 @@ function changeProperty(tx: Tx, channel: Channel, columns: Partial<NewChannel>, 
  * Applies a change of who may see the channel: those who now may are told it exists (and
  * who is in it), those who no longer may are told it is gone, everyone else gets an update.
  */
-function announceVisibilityChange(tx: Tx, before: Set<number>, updated: Channel, update: StreamUpdateEvent, subscribers: number[]) {
+function announceMetadataAccessChange(tx: Tx, before: Set<number>, updated: Channel, update: StreamUpdateEvent, subscribers: number[]) {
   const after = new ChannelAudience(tx).withMetadataAccess(updated, subscribers);
   const gainers = [...after].filter((id) => !before.has(id));
   const losers = [...before].filter((id) => !after.has(id));
@@ -183,7 +179,7 @@ function changePrivacy(tx: Tx, channel: Channel, privacy: Privacy): Channel {
   const subscribers = subscribersOf(tx, channel);
   const before = new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
   const updated = saveChannel(tx, channel.id, privacy);
-  announceVisibilityChange(
+  announceMetadataAccessChange(
     tx,
     before,
     updated,
@@ -214,7 +210,7 @@ function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGroupSetti
   releaseGroupSettingValue(tx, oldGroupId, newGroupId);
   const apiValue: ApiGroupSettingValue = groupSettingApiValue(tx, newGroupId);
   const update: StreamUpdateEvent = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: setting, value: apiValue };
-  if (SETTINGS_GRANTING_METADATA_ACCESS.includes(setting)) announceVisibilityChange(tx, before, updated, update, subscribers);
+  if (SETTINGS_GRANTING_METADATA_ACCESS.includes(setting)) announceMetadataAccessChange(tx, before, updated, update, subscribers);
   else tx.emit(update, before);
   const postPolicy = new ChannelShaper(tx, [updated]).channel(updated).stream_post_policy;
   if (setting === "can_send_message_group" && postPolicy !== oldPostPolicy) {

@@ -1,12 +1,5 @@
 import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
-import {
-  checkGroupSettingUpdate,
-  checkGroupSettingValue,
-  groupSettingApiValue,
-  releaseGroupSettingValue,
-  storeGroupSettingValue,
-  systemGroupId,
-} from "../access/groupSettings";
+import { checkGroupSettingUpdate, checkGroupSettingValue, releaseGroupSettingValue, storeGroupSettingValue, systemGroupId } from "../access/groupSettings";
 import { accessUserGroupForUpdate, holdsRealmGroupPermission, userGroupAudience } from "../access/userGroups";
 import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
 import { write } from "../db/transaction";
@@ -27,6 +20,7 @@ import { userGroupToApi } from "../shapes/userGroups";
 import { checkActiveUserIds, checkUsableSubgroups } from "./userGroupMembers";
 import { deactivate, reactivate } from "./deactivateUserGroup";
 import { now } from "../model/clock";
+import { groupSettingApiValue } from "../shapes/groupSettings";
 
 export interface NewUserGroup {
   name: string;

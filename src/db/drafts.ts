@@ -27,18 +27,6 @@ export type DraftType = "" | "stream" | "private";
 export type Draft = typeof drafts.$inferSelect;
 export type DraftFields = Omit<typeof drafts.$inferInsert, "id" | "userId">;
 
-/** The reference's Draft object. */
-export interface ApiDraft {
-  id: number;
-  type: DraftType;
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
-}
-
-export const draftToApi = (draft: Draft): ApiDraft => ({ id: draft.id, type: draft.type, to: draft.to, topic: draft.topic, content: draft.content, timestamp: draft.timestamp });
-
 /** A user's drafts, most recently edited first. */
 export function listDrafts(db: Reader, userId: number): Draft[] {
   return db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(desc(drafts.timestamp), desc(drafts.id)).all();

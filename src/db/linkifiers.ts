@@ -16,14 +16,6 @@ export const linkifiers = sqliteTable("linkifiers", {
 
 export type Linkifier = typeof linkifiers.$inferSelect;
 
-export interface ApiLinkifier {
-  pattern: string;
-  url_template: string;
-  id: number;
-}
-
-export const linkifierToApi = (row: Linkifier): ApiLinkifier => ({ pattern: row.pattern, url_template: row.urlTemplate, id: row.id });
-
 // Every send and every message fetch reads the list (see prepared.ts).
 const orderedLinkifiers = prepared((db) => db.select().from(linkifiers).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare());
 

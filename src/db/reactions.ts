@@ -1,13 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { ApiReaction } from "../shapes/messages";
+import type { ReactionType } from "../model/emoji";
 import { messages } from "./messages";
 import type { Reader } from "./types";
 import { users } from "./users";
-
-/** The three emoji namespaces of spec 2.4; emoji_code is only unique within one. */
-export const REACTION_TYPES = ["unicode_emoji", "realm_emoji", "svc_extra_emoji"] as const;
-export type ReactionType = (typeof REACTION_TYPES)[number];
 
 /** One user's emoji reaction to one message; deleting the message takes its reactions along. */
 export const reactions = sqliteTable(
@@ -70,26 +66,4 @@ export function insertReaction(db: Reader, values: typeof reactions.$inferInsert
 
 export function deleteReaction(db: Reader, id: number) {
   db.delete(reactions).where(eq(reactions.id, id)).run();
-}
-
-export const reactionToApi = (reaction: Reaction): ApiReaction => ({
-  emoji_name: reaction.emojiName,
-  emoji_code: reaction.emojiCode,
-  reaction_type: reaction.reactionType,
-  user_id: reaction.userId,
-});
-
-/** Reactions of many messages at once, oldest first, for shaping message objects. */
-export function reactionsForMessages(db: Reader, messageIds: number[]): Map<number, ApiReaction[]> {
-  const result = new Map<number, ApiReaction[]>(messageIds.map((id) => [id, []]));
-  for (let i = 0; i < messageIds.length; i += 500) {
-    const rows = db
-      .select()
-      .from(reactions)
-      .where(inArray(reactions.messageId, messageIds.slice(i, i + 500)))
-      .orderBy(asc(reactions.id))
-      .all();
-    for (const row of rows) result.get(row.messageId)!.push(reactionToApi(row));
-  }
-  return result;
 }

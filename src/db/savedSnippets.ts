@@ -20,15 +20,6 @@ export const savedSnippets = sqliteTable(
 
 export type SavedSnippet = typeof savedSnippets.$inferSelect;
 
-export interface ApiSavedSnippet {
-  id: number;
-  title: string;
-  content: string;
-  date_created: number;
-}
-
-export const savedSnippetToApi = (row: SavedSnippet): ApiSavedSnippet => ({ id: row.id, title: row.title, content: row.content, date_created: row.dateCreated });
-
 export function listSavedSnippets(db: Reader, userId: number): SavedSnippet[] {
   return db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id)).all();
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { ReactionType } from "./reactions";
 import type { Reader } from "./types";
 import { users } from "./users";
+import type { ReactionType } from "../model/emoji";
 
 /**
  * A user's status (spec 2.5): text and emoji, one row per user who ever set one. `away` is not

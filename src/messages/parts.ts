@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { type Message, messages } from "../db/messages";
 import { prepared } from "../db/prepared";
-import { reactionsForMessages } from "../db/reactions";
 import type { Reader } from "../db/types";
 import { type User, users } from "../db/users";
 import type { MessageParts } from "../shapes/messages";
+import { reactionsForMessages } from "../shapes/reactions";
 
 // The history path's row fetches, compiled once: the query builder costs more per call than
 // these lookups take to run. Lists of IDs travel as one JSON parameter.

@@ -1,9 +1,9 @@
-import { type ApiGroupSettingValue, groupSettingApiValues } from "../access/groupSettings";
 import type { Channel, Subscription } from "../db/channels";
 import { systemGroupsByName } from "../db/groups";
 import type { Reader } from "../db/types";
 import { INHERITED_USER_SETTING, NOTIFICATION_PROPERTIES, StreamPostPolicy, streamPostPolicyOf } from "../model/channelSettings";
 import type { UserSettings } from "../model/userSettings";
+import { type ApiGroupSettingValue, groupSettingApiValues } from "./groupSettings";
 
 /** A channel as the API shows it (spec 2.1; reference components/schemas/BasicChannel). */
 export interface ApiChannel {

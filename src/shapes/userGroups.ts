@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
-import { groupSettingApiValues, type ApiGroupSettingValue } from "../access/groupSettings";
 import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
 import type { Reader } from "../db/types";
 import { users } from "../db/users";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
+import { groupSettingApiValues, type ApiGroupSettingValue } from "./groupSettings";
 
 /** A user group as the API shows it (reference: components/schemas/UserGroup). */
 export interface ApiUserGroup {

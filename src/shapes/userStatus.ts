@@ -1,6 +1,6 @@
-import type { ReactionType } from "../db/reactions";
 import type { User } from "../db/users";
 import type { UserStatusRow } from "../db/userStatus";
+import type { ReactionType } from "../model/emoji";
 
 /** A user's status as the reference shows it: only what is set (an empty object when nothing is). */
 export interface ApiUserStatus {

@@ -1,5 +1,5 @@
-import type { ApiGroupSettingValue } from "../../access/groupSettings";
 import type { ApiChannel, ApiSubscription } from "../../shapes/channels";
+import type { ApiGroupSettingValue } from "../../shapes/groupSettings";
 
 /** Channel events (reference: get-events, types "stream", "subscription", "default_streams"). */
 

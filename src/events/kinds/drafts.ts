@@ -1,4 +1,4 @@
-import type { ApiDraft } from "../../db/drafts";
+import type { ApiDraft } from "../../shapes/drafts";
 
 /** Draft changes, to the owner's clients only (reference: drafts add, update, remove). */
 export type DraftsEvent =

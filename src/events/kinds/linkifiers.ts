@@ -1,4 +1,4 @@
-import type { ApiLinkifier } from "../../db/linkifiers";
+import type { ApiLinkifier } from "../../shapes/linkifiers";
 
 /** The whole ordered list after any change; only clients with linkifier_url_template get it (events/filters.ts). */
 export interface RealmLinkifiersEvent {

@@ -1,5 +1,5 @@
-import type { ReactionType } from "../../db/reactions";
 import type { TopicLink } from "../../render/topicLinks";
+import type { ReactionType } from "../../model/emoji";
 
 /** Events of changes to existing messages (reference: get-events, update_message, delete_message, reaction). */
 

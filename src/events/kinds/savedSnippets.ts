@@ -1,4 +1,4 @@
-import type { ApiSavedSnippet } from "../../db/savedSnippets";
+import type { ApiSavedSnippet } from "../../shapes/savedSnippets";
 
 /** Saved snippet changes, for the owner's own clients only. */
 export type SavedSnippetsEvent =

@@ -1,4 +1,4 @@
-import type { ReactionType } from "../../db/reactions";
+import type { ReactionType } from "../../model/emoji";
 
 /** A status change: only the fields that were passed (the emoji fields travel together). */
 export interface UserStatusEvent {

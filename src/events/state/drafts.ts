@@ -1,6 +1,7 @@
-import { draftToApi, listDrafts } from "../../db/drafts";
+import { listDrafts } from "../../db/drafts";
 import type { Reader } from "../../db/types";
 import type { UserStateContext } from "./index";
+import { draftToApi } from "../../shapes/drafts";
 
 /** drafts: the viewer's server-side drafts, none while they have synchronization off. */
 export function draftsState(db: Reader, { viewer }: UserStateContext) {

@@ -1,6 +1,7 @@
-import { linkifierToApi, listLinkifiers } from "../../db/linkifiers";
+import { listLinkifiers } from "../../db/linkifiers";
 import type { Reader } from "../../db/types";
 import type { StateContext } from "./index";
+import { linkifierToApi } from "../../shapes/linkifiers";
 
 /** realm_linkifiers: the ordered list, or empty for clients that cannot read URL templates (spec 4.19). */
 export function realmLinkifiersState(db: Reader, { spec }: StateContext) {

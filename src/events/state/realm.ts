@@ -1,9 +1,9 @@
-import { groupSettingApiValues } from "../../access/groupSettings";
 import { realmHost } from "../../db/realm";
 import type { Reader } from "../../db/types";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSettingName } from "../../model/realmSettings";
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
 import type { StateContext } from "./index";
+import { groupSettingApiValues } from "../../shapes/groupSettings";
 
 /**
  * realm: the organization's settings and the server's limits. Every realm setting appears as

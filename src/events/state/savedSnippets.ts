@@ -1,6 +1,7 @@
-import { listSavedSnippets, savedSnippetToApi } from "../../db/savedSnippets";
+import { listSavedSnippets } from "../../db/savedSnippets";
 import type { Reader } from "../../db/types";
 import type { UserStateContext } from "./index";
+import { savedSnippetToApi } from "../../shapes/savedSnippets";
 
 /** saved_snippets: the viewer's own snippets. */
 export function savedSnippetsState(db: Reader, { viewer }: UserStateContext) {
