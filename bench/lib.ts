@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { createChannels, type NewChannelSettings } from "../src/actions/channels";
+import type { NewChannelSettings } from "../src/access/channelCreation";
+import { createChannels } from "../src/actions/channels";
 import { addSubscriptions } from "../src/actions/subscriptions";
 import { addAccount } from "../src/actions/users";
 import { closeDatabase, openDatabase } from "../src/db/client";

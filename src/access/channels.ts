@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { activeChannelIdsOfUser, type Channel, findChannelById, findSubscription, type Subscription } from "../db/channels";
+import { activeChannelIdsOfUser, activeSubscriberIds, type Channel, findChannelById, findSubscription, type Subscription } from "../db/channels";
 import { recursiveMemberIds } from "../db/groups";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
@@ -161,4 +161,9 @@ export class ChannelAudience {
     for (const id of this.viaGroups(channel)) result.add(id);
     return result;
   }
+}
+
+/** Everyone who may currently see the channel. */
+export function channelAudience(db: Reader, channel: Channel, audience = new ChannelAudience(db)): Set<number> {
+  return audience.withMetadataAccess(channel, activeSubscriberIds(db, [channel.id]).get(channel.id) ?? []);
 }

@@ -11,7 +11,7 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import type { UpdateMessageEvent } from "../events/kinds/messageEdits";
-import { applyMentions, type MentionScope } from "../messages/mentionRules";
+import { applyMentions, type MentionScope } from "../messages/mentionFlags";
 import { announceMove, announceResolution } from "./moveNotices";
 import { carryReadState, flagsOnMessage } from "./moveReadState";
 import type { RenderResult } from "../render/markdown";

@@ -1,56 +1,18 @@
-import { ChannelAudience, type ChannelViewer, accessChannel, accessChannelToAdminister, hasMetadataAccess } from "../access/channels";
-import { holdsPermission, storeGroupSettingValue } from "../access/groupSettings";
+import type { NewChannelSettings } from "../access/channelCreation";
+import { ChannelAudience, accessChannel, accessChannelToAdminister, channelAudience } from "../access/channels";
+import { storeGroupSettingValue } from "../access/groupSettings";
 import { requireAdministrator } from "../access/users";
 import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, subscriptionsOf, updateChannel } from "../db/channels";
-import { getRealm, realms, type Realm } from "../db/realm";
+import { getRealm, realms } from "../db/realm";
 import { systemGroupsByName } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { postChannelAnnouncements } from "./channelAnnouncements";
 import { renderChannelDescription } from "../messages/compose";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName } from "../model/channelSettings";
-import type { GroupSettingValue } from "../model/groupSetting";
-import type { RealmGroupSettingName } from "../model/realmSettings";
-import { isAdministrator, isOwner } from "../model/roles";
 import { ChannelShaper } from "../shapes/channels";
 import { now } from "../model/clock";
-
-/** Settings a new channel takes from the subscribe call that creates it (spec 4.3). */
-export interface NewChannelSettings {
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  /** undefined: public channels share history, private ones do not. */
-  historyPublicToSubscribers: boolean | undefined;
-  messageRetentionDays: number | null;
-  isDefault: boolean;
-  /** Values already checked; settings left out take the channel defaults. */
-  groupSettings: Partial<Record<ChannelGroupSettingName, GroupSettingValue>>;
-}
-
-/** Realm-wide channel permissions are never held by guests (they do not allow role:everyone). */
-export const holdsRealmPermission = (viewer: ChannelViewer, realm: Realm, setting: RealmGroupSettingName) =>
-  holdsPermission(viewer.user, realm.settings[setting], { allowInternet: false, allowNobody: true, allowEveryone: false }, viewer.groupIds);
-
-/** Web-public channels need the server setting (always on here) and spectator access. */
-export function requireWebPublicAllowed(viewer: ChannelViewer, realm: Realm) {
-  if (!realm.settings.enable_spectator_access) throw badRequest("Web-public channels are not enabled.");
-  if (!holdsRealmPermission(viewer, realm, "can_create_web_public_channel_group")) throw badRequest("Insufficient permission");
-}
-
-/** May this user create channels with these settings? Throws BAD_REQUEST saying why not. */
-export function checkChannelCreation(viewer: ChannelViewer, realm: Realm, settings: NewChannelSettings) {
-  const privacySetting = settings.inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group";
-  if (!holdsRealmPermission(viewer, realm, privacySetting)) throw badRequest("Insufficient permission");
-  if (settings.isDefault && !isAdministrator(viewer.user.role)) throw badRequest("Insufficient permission");
-  if (settings.inviteOnly && settings.isDefault) throw badRequest("A default channel cannot be private.");
-  if (settings.isWebPublic) {
-    if (settings.inviteOnly) throw badRequest("A web-public channel cannot be private.");
-    requireWebPublicAllowed(viewer, realm);
-  }
-  if (settings.messageRetentionDays !== null && !isOwner(viewer.user.role)) throw badRequest("Must be an organization owner");
-}
 
 /**
  * Creates channels with the same settings and tells everyone who may see each of them. The
@@ -91,14 +53,6 @@ export function createChannels(tx: Tx, creator: User, wanted: Array<{ name: stri
   for (const channel of channels) tx.emit({ type: "stream", op: "create", streams: [shaper.channel(channel)] }, audience.withMetadataAccess(channel, []));
   if (settings.isDefault && channels.length > 0) setDefaultChannels(tx, channels, true);
   return channels;
-}
-
-/**
- * The notification bot's announcement of newly created channels in the organization's
- * new-channel announcements channel, and the creation notice in each new channel.
- */
-export function announceNewChannels(tx: Tx, creator: User, created: Channel[], announce: boolean) {
-  postChannelAnnouncements(tx, creator, created, announce);
 }
 
 /** Makes channels default channels for new users, or stops them being ones; tells everyone once. */
@@ -163,9 +117,4 @@ export function unarchive(tx: Tx, channel: Channel) {
   for (const row of subscriptionsOf(tx, subscribers, [channel.id])) {
     tx.emit({ type: "subscription", op: "add", subscriptions: [{ ...shaper.subscription(restored, row), subscribers }], for_unarchiving: true }, [row.userId]);
   }
-}
-
-/** Everyone who may currently see the channel. */
-export function channelAudience(tx: Tx, channel: Channel, audience = new ChannelAudience(tx)): Set<number> {
-  return audience.withMetadataAccess(channel, activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? []);
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { checkChannelCreation, type NewChannelSettings } from "../access/channelCreation";
 import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
 import { checkGroupSettingValue } from "../access/groupSettings";
 import { findChannelsByNames, type Channel } from "../db/channels";
@@ -19,7 +20,8 @@ import {
 } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { isGuest } from "../model/roles";
-import { announceNewChannels, checkChannelCreation, createChannels, type NewChannelSettings } from "./channels";
+import { postChannelAnnouncements } from "./channelAnnouncements";
+import { createChannels } from "./channels";
 import { addSubscriptions } from "./subscriptions";
 
 export interface SubscribeRequest {
@@ -132,7 +134,7 @@ export function subscribeUsers(actor: User, request: SubscribeRequest): Subscrib
       if (channel && w.color) colors.set(channel.id, w.color);
     }
     const changes = addSubscriptions(tx, channels, targets, colors);
-    announceNewChannels(tx, actor, created, request.announce);
+    postChannelAnnouncements(tx, actor, created, request.announce);
 
     const result: SubscribeResult = { subscribed: namesByUser(changes.changed), already_subscribed: namesByUser(changes.unchanged) };
     if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);

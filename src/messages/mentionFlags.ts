@@ -1,24 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import { findGroupById, isUserInGroup, recursiveMemberIds } from "../db/groups";
+import { checkGroupMentionAllowed, checkWildcardMentionAllowed } from "../access/mentions";
+import { recursiveMemberIds } from "../db/groups";
 import { Flag, messages } from "../db/messages";
 import { reactions } from "../db/reactions";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
-import { ApiError, badRequest } from "../http/errors";
-import { SystemGroup } from "../model/roles";
 import type { RenderResult } from "../render/markdown";
 import type { ChannelDestination, DirectDestination } from "./recipients";
 
 /**
- * Who a message's mentions reach, and which mentions the sender may make: wildcards in big
- * channels and topics need can_mention_many_users_group; a group mention needs the group's
- * can_mention_group (reference: check_user_group_mention_allowed and the wildcard checks).
+ * Who a message's mentions reach, as flag bits per recipient; which mentions the sender may
+ * make at all is decided in access/mentions.ts.
  */
-
-/** Above this many subscribers (or topic participants) a wildcard mention needs permission. */
-export const WILDCARD_MENTION_THRESHOLD = 15;
 
 /** A topic's participants (reference: participants_for_topic): who sent or reacted to a message in it, and the new sender. */
 function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Set<number> {
@@ -42,19 +37,13 @@ export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: 
   const add = (userIds: Iterable<number>, flag: number) => {
     for (const id of userIds) if ((recipients ??= new Set(recipientIds)).has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
   };
-  const maySpeakToMany = () => isUserInGroup(db, sender.id, realm.settings.can_mention_many_users_group);
-
   if (destination.kind === "channel" && rendered.wildcard === "channel") {
-    if (destination.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !maySpeakToMany()) {
-      throw new ApiError("STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.");
-    }
+    checkWildcardMentionAllowed(db, sender, realm, "channel", destination.subscriberIds.length);
     add(destination.subscriberIds, Flag.STREAM_WILDCARD_MENTIONED);
   }
   if (destination.kind === "channel" && rendered.wildcard === "topic") {
     const participants = topicParticipants(db, destination.channel.id, topic, sender.id);
-    if (participants.size > WILDCARD_MENTION_THRESHOLD && !maySpeakToMany()) {
-      throw new ApiError("TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.");
-    }
+    checkWildcardMentionAllowed(db, sender, realm, "topic", participants.size);
     add(participants, Flag.TOPIC_WILDCARD_MENTIONED);
   }
   for (const groupId of rendered.mentionedGroupIds) {
@@ -63,15 +52,4 @@ export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: 
   }
   add(rendered.mentionedUserIds, Flag.MENTIONED);
   return bits;
-}
-
-function checkGroupMentionAllowed(db: Reader, sender: User, groupId: number) {
-  const group = findGroupById(db, groupId);
-  if (!group || group.canMentionGroup === null) return;
-  const mentioners = findGroupById(db, group.canMentionGroup);
-  if (mentioners?.isSystemGroup && mentioners.name === SystemGroup.EVERYONE) return;
-  // The notification bot speaks for no one: it may mention only groups everyone may.
-  if (sender.isSystemBot || !isUserInGroup(db, sender.id, group.canMentionGroup)) {
-    throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
-  }
 }

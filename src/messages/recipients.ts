@@ -1,16 +1,13 @@
 import { inArray } from "drizzle-orm";
-import { type ChannelViewer, channelViewer, hasContentAccess, hasMetadataAccess } from "../access/channels";
-import { groupIdsOfUser } from "../access/groupSettings";
-import { accessUserByEmail } from "../access/users";
+import { checkDirectMessagePermission, checkMaySendToChannel } from "../access/messageSending";
 import type { Channel } from "../db/channels";
-import { isUserInGroup } from "../db/groups";
-import { channelRecipient, directRecipient, findDirectRecipient } from "../db/messages";
+import { accessUserByEmail } from "../access/users";
+import { channelRecipient, directRecipient } from "../db/messages";
 import { realmHost, type Realm } from "../db/realm";
-import { channelForSending, channelSubscribers, everyoneGroupId, findChannelRecipientId } from "../db/sendQueries";
+import { channelForSending, channelSubscribers, findChannelRecipientId } from "../db/sendQueries";
 import type { Reader } from "../db/types";
-import { findUserById, users, type User } from "../db/users";
+import { users, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
-import { isGuest } from "../model/roles";
 import { visibleEmail } from "../shapes/messages";
 
 /**
@@ -89,7 +86,7 @@ export function resolveDestination(tx: Reader, sender: User, realm: Realm, addre
     const channel = channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
     if (!channel) throw channelDoesNotExist(address);
     const subscribers = channelSubscribers(tx, channel.id);
-    checkMaySend(tx, sender, channel, subscribers.userIds.includes(sender.id), address);
+    checkMaySendToChannel(tx, sender, channel, subscribers.userIds.includes(sender.id), () => channelDoesNotExist(address));
     const recipientId = findChannelRecipientId(tx, channel.id) ?? channelRecipient(tx, channel.id).id;
     return { kind: "channel", channel, recipientId, subscriberIds: subscribers.userIds, senderMuted: subscribers.mutedIds.has(sender.id) };
   }
@@ -102,41 +99,6 @@ function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
   if ("channelName" in address) return new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${address.channelName}' does not exist`, { stream: address.channelName });
   return new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${address.channelId}' does not exist`, { stream: String(address.channelId), stream_id: address.channelId });
 }
-
-/**
- * The reference's rules for posting: not archived; in the channel's can_send_message_group;
- * and for a private channel (or any channel, for a guest) subscribed. A bot acts for its
- * owner too: it may post where its owner may. Channels the sender may not know about do not
- * exist for them.
- */
-function checkMaySend(tx: Reader, sender: User, channel: Channel, subscribed: boolean, address: Address & { kind: "channel" }) {
-  // Only this channel's subscription matters here, and the caller has it already; the sender's
-  // groups are looked up only if a rule needs them.
-  let groupIds: Set<number> | undefined;
-  const actors: ChannelViewer[] = [
-    {
-      user: sender,
-      subscribedIds: new Set(subscribed ? [channel.id] : []),
-      get groupIds() {
-        return (groupIds ??= groupIdsOfUser(tx, sender.id));
-      },
-    },
-  ];
-  const owner = sender.isBot && sender.botOwnerId !== null ? findUserById(tx, sender.botOwnerId) : undefined;
-  if (owner?.isActive) actors.push(channelViewer(tx, owner));
-  // The notification bot announces wherever the organization tells it to.
-  if (!sender.isSystemBot && !actors.some((actor) => hasMetadataAccess(actor, channel))) throw channelDoesNotExist(address);
-  if (channel.isArchived) throw badRequest(`Not authorized to send to channel '${channel.name}': it is archived.`);
-  if (sender.isSystemBot) return;
-  const everyoneMaySend = channel.canSendMessageGroup === everyoneGroupId(tx);
-  if (!everyoneMaySend && !actors.some((actor) => actor.groupIds.has(channel.canSendMessageGroup))) {
-    throw badRequest("You do not have permission to post in this channel.");
-  }
-  if (!mustBeSubscribed(actors[0], channel) || actors.some((actor) => actor.subscribedIds.has(channel.id))) return;
-  throw badRequest(`Not authorized to send to channel '${channel.name}'`);
-}
-
-const mustBeSubscribed = (viewer: ChannelViewer, channel: Channel) => channel.inviteOnly || isGuest(viewer.user.role) || !hasContentAccess(viewer, channel);
 
 /** The conversation's members: the named users (active, known to the sender) and the sender. */
 function directParticipants(tx: Reader, sender: User, realm: Realm, address: Address & { kind: "direct" }): User[] {
@@ -164,19 +126,4 @@ function usersByEmails(tx: Reader, sender: User, realm: Realm, emails: string[])
       throw error;
     }
   });
-}
-
-/**
- * The organization's direct-message settings: every conversation must include someone in
- * direct_message_permission_group, and only members of direct_message_initiator_group may
- * start one. Conversations with only bots and oneself are always allowed.
- */
-function checkDirectMessagePermission(tx: Reader, sender: User, realm: Realm, participants: User[]) {
-  if (sender.isSystemBot || participants.every((user) => user.isBot || user.id === sender.id)) return;
-  const { direct_message_permission_group: permission, direct_message_initiator_group: initiator } = realm.settings;
-  if (!participants.some((user) => isUserInGroup(tx, user.id, permission))) {
-    throw badRequest("This conversation does not include any users who can authorize it.");
-  }
-  const started = findDirectRecipient(tx, participants.map((user) => user.id)) !== undefined;
-  if (!started && !isUserInGroup(tx, sender.id, initiator)) throw badRequest("You do not have permission to initiate direct message conversations.");
 }
