@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { Flag, messageFlags, readMarks, type Message } from "../db/messages";
 import { type MessageKey, writeBits } from "../db/messageState";
-import type { Reader } from "../db/types";
+import type { Reader, Tx } from "../db/types";
 import { apiFlags } from "../shapes/messages";
 
 /**
@@ -44,16 +44,16 @@ export interface MoveAudiences {
 }
 
 /** Rewrites flag rows for messages that moved from `fromRecipientId` to `toRecipientId` (rows not yet re-pointed). */
-export function carryReadState(db: Reader, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
+export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
   const ids = moved.map((message) => message.id);
-  const bits = bitsFor(db, ids);
-  const oldMarks = marksFor(db, fromRecipientId, audiences.keeping);
-  const newMarks = marksFor(db, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
+  const bits = bitsFor(tx, ids);
+  const oldMarks = marksFor(tx, fromRecipientId, audiences.keeping);
+  const newMarks = marksFor(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
   const rewrite = (userId: number, message: MessageKey, read: boolean) => {
     const before = bits.get(`${userId}:${message.id}`) ?? 0;
     const mark = newMarks.get(userId) ?? 0;
     const after = (before & ~READ_BITS) | (read && message.id > mark ? Flag.READ : 0) | (!read && message.id <= mark ? Flag.UNREAD : 0);
-    if (after !== before) writeBits(db, userId, { ...message, recipientId: toRecipientId }, after);
+    if (after !== before) writeBits(tx, userId, { ...message, recipientId: toRecipientId }, after);
   };
   for (const userId of audiences.keeping) {
     const mark = oldMarks.get(userId) ?? 0;
@@ -62,8 +62,8 @@ export function carryReadState(db: Reader, moved: MessageKey[], fromRecipientId:
   for (const userId of audiences.gaining) for (const message of moved) rewrite(userId, message, true);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    if (audiences.losing.length > 0) db.delete(messageFlags).where(and(inArray(messageFlags.userId, audiences.losing), inArray(messageFlags.messageId, chunk))).run();
-    db.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
+    if (audiences.losing.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, audiences.losing), inArray(messageFlags.messageId, chunk))).run();
+    tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
   }
 }
 

@@ -106,8 +106,8 @@ export function listChannels(db: Reader, options: { includeArchived: boolean }):
   return (options.includeArchived ? query : query.where(eq(channels.isArchived, false))).orderBy(asc(channels.id)).all();
 }
 
-export function insertChannel(db: Reader, values: NewChannel): Channel {
-  return db.insert(channels).values(values).returning().get();
+export function insertChannel(tx: Tx, values: NewChannel): Channel {
+  return tx.insert(channels).values(values).returning().get();
 }
 
 export function updateChannel(tx: Tx, id: number, changes: Partial<NewChannel>): Channel {
@@ -181,18 +181,18 @@ export function usedColorsByUser(db: Reader, userIds: number[]): Map<number, Set
 }
 
 /** New subscriptions, many at once: one prepared statement, run per row. */
-export function insertSubscriptions(db: Reader, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
+export function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
   if (rows.length === 0) return;
-  const insert = db
+  const insert = tx
     .insert(subscriptions)
     .values({ userId: sql.placeholder("userId"), channelId: sql.placeholder("channelId"), color: sql.placeholder("color") })
     .prepare();
   for (const row of rows) insert.run(row);
 }
 
-export function setSubscriptionsActive(db: Reader, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
+export function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
   if (pairs.length === 0) return;
-  const update = db
+  const update = tx
     .update(subscriptions)
     .set({ active })
     .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.channelId, sql.placeholder("channelId"))))
@@ -200,8 +200,8 @@ export function setSubscriptionsActive(db: Reader, pairs: Array<{ userId: number
   for (const pair of pairs) update.run(pair);
 }
 
-export function updateSubscription(db: Reader, userId: number, channelId: number, changes: Partial<NewSubscription>) {
-  db.update(subscriptions)
+export function updateSubscription(tx: Tx, userId: number, channelId: number, changes: Partial<NewSubscription>) {
+  tx.update(subscriptions)
     .set(changes)
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
     .run();
@@ -217,12 +217,12 @@ export function defaultChannelIds(db: Reader): number[] {
 }
 
 /** Returns whether the channel was not a default channel before. */
-export function addDefaultChannel(db: Reader, channelId: number): boolean {
-  return db.insert(defaultChannels).values({ channelId }).onConflictDoNothing().returning().all().length > 0;
+export function addDefaultChannel(tx: Tx, channelId: number): boolean {
+  return tx.insert(defaultChannels).values({ channelId }).onConflictDoNothing().returning().all().length > 0;
 }
 
 /** Returns whether the channel was a default channel. */
-export function removeDefaultChannel(db: Reader, channelId: number): boolean {
-  return db.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
+export function removeDefaultChannel(tx: Tx, channelId: number): boolean {
+  return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
 

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** Message drafts a user keeps on the server so all their clients share them (reference: /drafts). */
@@ -40,23 +40,23 @@ export function findDraft(db: Reader, userId: number, draftId: number): Draft | 
     .get();
 }
 
-export function insertDrafts(db: Reader, userId: number, rows: DraftFields[]): Draft[] {
+export function insertDrafts(tx: Tx, userId: number, rows: DraftFields[]): Draft[] {
   if (rows.length === 0) return [];
-  return db
+  return tx
     .insert(drafts)
     .values(rows.map((row) => ({ ...row, userId })))
     .returning()
     .all();
 }
 
-export function replaceDraft(db: Reader, draftId: number, fields: DraftFields): Draft {
-  return db.update(drafts).set(fields).where(eq(drafts.id, draftId)).returning().get()!;
+export function replaceDraft(tx: Tx, draftId: number, fields: DraftFields): Draft {
+  return tx.update(drafts).set(fields).where(eq(drafts.id, draftId)).returning().get()!;
 }
 
-export function deleteDraft(db: Reader, draftId: number) {
-  db.delete(drafts).where(eq(drafts.id, draftId)).run();
+export function deleteDraft(tx: Tx, draftId: number) {
+  tx.delete(drafts).where(eq(drafts.id, draftId)).run();
 }
 
-export function deleteDraftsOfUser(db: Reader, userId: number) {
-  db.delete(drafts).where(eq(drafts.userId, userId)).run();
+export function deleteDraftsOfUser(tx: Tx, userId: number) {
+  tx.delete(drafts).where(eq(drafts.userId, userId)).run();
 }

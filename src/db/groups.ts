@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 const groupRef = (column: string) => integer(column).references((): AnySQLiteColumn => userGroups.id);
@@ -119,9 +119,9 @@ export function recursiveMemberIds(db: Reader, groupId: number): number[] {
     .map((row) => row.user_id);
 }
 
-export function removeDirectMemberships(db: Reader, userId: number, groupIds: number[]) {
+export function removeDirectMemberships(tx: Tx, userId: number, groupIds: number[]) {
   if (groupIds.length === 0) return;
-  db.delete(userGroupMembers)
+  tx.delete(userGroupMembers)
     .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, groupIds)))
     .run();
 }
@@ -131,24 +131,24 @@ export function removeDirectMemberships(db: Reader, userId: number, groupIds: nu
  * join role:fullmembers when the waiting period is zero (see the realm's
  * waiting_period_threshold; a timed job promotes later joiners once that setting matters).
  */
-export function syncRoleGroups(db: Reader, userId: number, role: Role, isFullMember: boolean) {
-  const groups = systemGroupsByName(db);
+export function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember: boolean) {
+  const groups = systemGroupsByName(tx);
   const roleGroupIds = SYSTEM_GROUP_CHAIN.map((name) => groups.get(name)?.id).filter((id): id is number => id !== undefined);
-  removeDirectMemberships(db, userId, roleGroupIds);
+  removeDirectMemberships(tx, userId, roleGroupIds);
   const wanted = [directGroupOfRole[role]];
   if (role === Role.MEMBER && isFullMember) wanted.push(SystemGroup.FULL_MEMBERS);
   for (const name of wanted) {
     const group = groups.get(name);
     if (!group) throw new Error(`System group ${name} is missing`);
-    db.insert(userGroupMembers).values({ groupId: group.id, userId }).onConflictDoNothing().run();
+    tx.insert(userGroupMembers).values({ groupId: group.id, userId }).onConflictDoNothing().run();
   }
 }
 
 /** Creates the role:* groups, each containing the next narrower one. Returns them by name. */
-export function createSystemGroups(db: Reader, now: number): Map<string, UserGroup> {
+export function createSystemGroups(tx: Tx, now: number): Map<string, UserGroup> {
   const created = new Map<string, UserGroup>();
   for (const name of [...SYSTEM_GROUP_CHAIN, SystemGroup.NOBODY]) {
-    const row = db
+    const row = tx
       .insert(userGroups)
       .values({ name, description: systemGroupDescription[name], isSystemGroup: true, dateCreated: now })
       .returning()
@@ -158,11 +158,11 @@ export function createSystemGroups(db: Reader, now: number): Map<string, UserGro
   for (let i = 0; i + 1 < SYSTEM_GROUP_CHAIN.length; i++) {
     const parent = created.get(SYSTEM_GROUP_CHAIN[i])!;
     const child = created.get(SYSTEM_GROUP_CHAIN[i + 1])!;
-    db.insert(userGroupSubgroups).values({ groupId: parent.id, subgroupId: child.id }).run();
+    tx.insert(userGroupSubgroups).values({ groupId: parent.id, subgroupId: child.id }).run();
   }
   // System groups are managed by the server; nobody edits them by hand.
   const nobody = created.get(SystemGroup.NOBODY)!.id;
-  db.update(userGroups)
+  tx.update(userGroups)
     .set({
       canAddMembersGroup: nobody,
       canJoinGroup: nobody,

@@ -3,7 +3,7 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierDefinition } from "../render/linkifiers";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 
 /** The organization's linkifiers (spec 2.8); `order` is their place in the list clients and the renderer follow. */
 export const linkifiers = sqliteTable("linkifiers", {
@@ -47,19 +47,19 @@ export function findLinkifierByPattern(db: Reader, pattern: string): Linkifier |
 }
 
 /** A new linkifier goes last. */
-export function insertLinkifier(db: Reader, pattern: string, urlTemplate: string): Linkifier {
+export function insertLinkifier(tx: Tx, pattern: string, urlTemplate: string): Linkifier {
   const next = sql<number>`coalesce((select max(${linkifiers.order}) from ${linkifiers}), 0) + 1`;
-  return db.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning().get();
+  return tx.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning().get();
 }
 
-export function updateLinkifier(db: Reader, id: number, pattern: string, urlTemplate: string) {
-  db.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id)).run();
+export function updateLinkifier(tx: Tx, id: number, pattern: string, urlTemplate: string) {
+  tx.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id)).run();
 }
 
-export function deleteLinkifier(db: Reader, id: number) {
-  db.delete(linkifiers).where(eq(linkifiers.id, id)).run();
+export function deleteLinkifier(tx: Tx, id: number) {
+  tx.delete(linkifiers).where(eq(linkifiers.id, id)).run();
 }
 
-export function setLinkifierOrder(db: Reader, orderedIds: readonly number[]) {
-  orderedIds.forEach((id, index) => db.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run());
+export function setLinkifierOrder(tx: Tx, orderedIds: readonly number[]) {
+  orderedIds.forEach((id, index) => tx.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run());
 }

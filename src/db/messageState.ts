@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
 import { activeChannelIdsOfUser, channels } from "./channels";
 import { Flag, type Message, messageFlags, readMarks } from "./messages";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /**
@@ -85,27 +85,27 @@ function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {
 }
 
 /** Opens a period for each pair and puts its read mark at the newest message. */
-export function recordSubscribed(db: Reader, pairs: UserChannel[]) {
+export function recordSubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
-  const newest = maxMessageId(db);
+  const newest = maxMessageId(tx);
   // Left and rejoined with no message in between: the same period goes on.
-  db.run(sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
+  tx.run(sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
     SELECT user_id, channel_id, ${newest}, NULL FROM ${pairRows(pairs)} WHERE true
     ON CONFLICT (user_id, channel_id, starts_after) DO UPDATE SET ends_at = NULL`);
-  raiseChannelMarks(db, pairs, newest);
+  raiseChannelMarks(tx, pairs, newest);
 }
 
 /** Closes each pair's period and marks the channel read, hand-set unread marks included. */
-export function recordUnsubscribed(db: Reader, pairs: UserChannel[]) {
+export function recordUnsubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
-  const newest = maxMessageId(db);
-  db.run(sql`UPDATE subscription_periods SET ends_at = ${newest}
+  const newest = maxMessageId(tx);
+  tx.run(sql`UPDATE subscription_periods SET ends_at = ${newest}
     WHERE ends_at IS NULL AND (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows(pairs)})`);
-  raiseChannelMarks(db, pairs, newest);
+  raiseChannelMarks(tx, pairs, newest);
   const bits = Flag.READ | Flag.UNREAD;
-  db.run(sql`UPDATE message_flags SET flags = flags & ${~bits}
+  tx.run(sql`UPDATE message_flags SET flags = flags & ${~bits}
     WHERE (flags & ${bits}) != 0 AND (user_id, recipient_id) IN (SELECT user_id, recipient_id FROM ${pairRecipients(pairs)})`);
-  db.run(sql`DELETE FROM message_flags WHERE flags = 0 AND user_id IN (SELECT user_id FROM ${pairRows(pairs)})`);
+  tx.run(sql`DELETE FROM message_flags WHERE flags = 0 AND user_id IN (SELECT user_id FROM ${pairRows(pairs)})`);
 }
 
 /** Per user, their unread messages in the channels of the pairs (what leaving them marks read). */
@@ -127,8 +127,8 @@ export function unreadInChannels(db: Reader, pairs: UserChannel[]): Map<number, 
 }
 
 /** Moves a read mark up to `upTo`; a mark never moves down. */
-export function raiseMark(db: Reader, userId: number, recipientId: number, upTo: number) {
-  db.insert(readMarks)
+export function raiseMark(tx: Tx, userId: number, recipientId: number, upTo: number) {
+  tx.insert(readMarks)
     .values({ userId, recipientId, readUpTo: upTo })
     .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } })
     .run();
@@ -164,27 +164,27 @@ export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<nu
 }
 
 /** Stores a message's bits for a user: a row only while some bit is set. */
-export function writeBits(db: Reader, userId: number, message: MessageKey, bits: number) {
+export function writeBits(tx: Tx, userId: number, message: MessageKey, bits: number) {
   if (bits === 0) {
-    db.delete(messageFlags)
+    tx.delete(messageFlags)
       .where(and(eq(messageFlags.userId, userId), eq(messageFlags.messageId, message.id)))
       .run();
     return;
   }
-  db.insert(messageFlags)
+  tx.insert(messageFlags)
     .values({ userId, messageId: message.id, recipientId: message.recipientId, flags: bits })
     .onConflictDoUpdate({ target: [messageFlags.userId, messageFlags.messageId], set: { flags: bits } })
     .run();
 }
 
 /** Clears bits on a user's rows matching `where`, deleting rows left without flags. */
-export function clearBits(db: Reader, userId: number, bits: number, where?: SQL) {
+export function clearBits(tx: Tx, userId: number, bits: number, where?: SQL) {
   const mine = and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where);
-  db.update(messageFlags)
+  tx.update(messageFlags)
     .set({ flags: sql`${messageFlags.flags} & ${~bits}` })
     .where(mine)
     .run();
-  db.delete(messageFlags)
+  tx.delete(messageFlags)
     .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0)))
     .run();
 }
@@ -236,10 +236,10 @@ export const canBeUnread = (state: StateOfMessages, message: MessageKey) => mess
  * After read bits were set above a mark, moves the mark up over the read prefix and drops
  * the READ bits it now covers, so exception rows stay few.
  */
-export function advanceMarks(db: Reader, userId: number, recipientIds: Iterable<number>) {
+export function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<number>) {
   for (const recipientId of new Set(recipientIds)) {
-    const mark = marksOf(db, userId, [recipientId]).get(recipientId) ?? 0;
-    const [row] = db.all<{ first_unread: number | null; newest: number | null }>(sql`
+    const mark = marksOf(tx, userId, [recipientId]).get(recipientId) ?? 0;
+    const [row] = tx.all<{ first_unread: number | null; newest: number | null }>(sql`
       SELECT
         (SELECT min(m.id) FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
            AND m.id NOT IN (SELECT f.message_id FROM message_flags f
@@ -247,8 +247,8 @@ export function advanceMarks(db: Reader, userId: number, recipientIds: Iterable<
         (SELECT max(id) FROM messages WHERE recipient_id = ${recipientId}) AS newest`);
     const upTo = row?.first_unread != null ? row.first_unread - 1 : (row?.newest ?? mark);
     if (upTo <= mark) continue;
-    raiseMark(db, userId, recipientId, upTo);
-    clearBits(db, userId, Flag.READ, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
+    raiseMark(tx, userId, recipientId, upTo);
+    clearBits(tx, userId, Flag.READ, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
   }
 }
 
@@ -311,11 +311,11 @@ export function starredIds(db: Reader, userId: number): number[] {
 }
 
 /** Marks everything read: every conversation the user can have unread messages in, up to `upTo`. */
-export function markEverythingRead(db: Reader, userId: number, upTo: number) {
-  db.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
+export function markEverythingRead(tx: Tx, userId: number, upTo: number) {
+  tx.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
     SELECT ${userId}, recipient_id, ${upTo} FROM recipient_users WHERE user_id = ${userId}
     UNION
     SELECT ${userId}, r.id, ${upTo} FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
     ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
-  clearBits(db, userId, Flag.READ | Flag.UNREAD);
+  clearBits(tx, userId, Flag.READ | Flag.UNREAD);
 }

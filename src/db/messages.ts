@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
-import type { Reader } from "./types";
+import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
 /**
@@ -161,20 +161,20 @@ export function findDirectRecipient(db: Reader, userIds: Iterable<number>): Reci
 }
 
 /** The recipient of a channel, created on first use. */
-export function channelRecipient(db: Reader, channelId: number): Recipient {
+export function channelRecipient(tx: SendTx, channelId: number): Recipient {
   return (
-    findChannelRecipient(db, channelId) ??
-    db.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning().get()
+    findChannelRecipient(tx, channelId) ??
+    tx.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning().get()
   );
 }
 
 /** The recipient of a set of DM participants (sender included), created on first use. */
-export function directRecipient(db: Reader, userIds: Iterable<number>): Recipient {
+export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipient {
   const members = [...new Set(userIds)].sort((a, b) => a - b);
-  const existing = findDirectRecipient(db, members);
+  const existing = findDirectRecipient(tx, members);
   if (existing) return existing;
-  const created = db.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning().get();
-  db.insert(recipientUsers)
+  const created = tx.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning().get();
+  tx.insert(recipientUsers)
     .values(members.map((userId) => ({ recipientId: created.id, userId })))
     .run();
   return created;

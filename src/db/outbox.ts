@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 
 /**
  * The durable outbox: work for the outside world (e-mails now, outgoing webhooks later) is
@@ -40,6 +40,6 @@ export type OutboxItem = {
   };
 };
 
-export function enqueueOutbox(db: Reader, item: OutboxItem, now: number) {
-  db.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
+export function enqueueOutbox(tx: Tx, item: OutboxItem, now: number) {
+  tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
 }

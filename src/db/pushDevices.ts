@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 export type PushDeviceKind = "apns" | "fcm";
@@ -26,16 +26,16 @@ export const pushDevices = sqliteTable(
 export type PushDevice = typeof pushDevices.$inferSelect;
 
 /** Registers the token for this user, taking it over from whoever had it (a device whose previous user never logged out). */
-export function savePushDevice(db: Reader, values: { userId: number; kind: PushDeviceKind; token: string; appId: string | null; lastUpdated: number }) {
-  db.insert(pushDevices)
+export function savePushDevice(tx: Tx, values: { userId: number; kind: PushDeviceKind; token: string; appId: string | null; lastUpdated: number }) {
+  tx.insert(pushDevices)
     .values(values)
     .onConflictDoUpdate({ target: [pushDevices.kind, pushDevices.token], set: { userId: values.userId, appId: values.appId, lastUpdated: values.lastUpdated } })
     .run();
 }
 
 /** Removes the user's own registration of the token; false when they have none. */
-export function deletePushDevice(db: Reader, userId: number, kind: PushDeviceKind, token: string): boolean {
-  const removed = db
+export function deletePushDevice(tx: Tx, userId: number, kind: PushDeviceKind, token: string): boolean {
+  const removed = tx
     .delete(pushDevices)
     .where(and(eq(pushDevices.userId, userId), eq(pushDevices.kind, kind), eq(pushDevices.token, token)))
     .returning({ id: pushDevices.id })

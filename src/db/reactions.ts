@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ReactionType } from "../model/emoji";
 import { messages } from "./messages";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** One user's emoji reaction to one message; deleting the message takes its reactions along. */
@@ -60,10 +60,10 @@ export function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiK
     .get();
 }
 
-export function insertReaction(db: Reader, values: typeof reactions.$inferInsert): Reaction {
-  return db.insert(reactions).values(values).returning().get();
+export function insertReaction(tx: Tx, values: typeof reactions.$inferInsert): Reaction {
+  return tx.insert(reactions).values(values).returning().get();
 }
 
-export function deleteReaction(db: Reader, id: number) {
-  db.delete(reactions).where(eq(reactions.id, id)).run();
+export function deleteReaction(tx: Tx, id: number) {
+  tx.delete(reactions).where(eq(reactions.id, id)).run();
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** A user's saved snippets (spec 2.7): private text they insert into messages. */
@@ -29,14 +29,14 @@ export function findOwnSavedSnippet(db: Reader, userId: number, id: number): Sav
   return db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))).get();
 }
 
-export function insertSavedSnippet(db: Reader, values: typeof savedSnippets.$inferInsert): SavedSnippet {
-  return db.insert(savedSnippets).values(values).returning().get();
+export function insertSavedSnippet(tx: Tx, values: typeof savedSnippets.$inferInsert): SavedSnippet {
+  return tx.insert(savedSnippets).values(values).returning().get();
 }
 
-export function updateSavedSnippet(db: Reader, id: number, changes: { title?: string; content?: string }): SavedSnippet {
-  return db.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning().get()!;
+export function updateSavedSnippet(tx: Tx, id: number, changes: { title?: string; content?: string }): SavedSnippet {
+  return tx.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning().get()!;
 }
 
-export function deleteSavedSnippet(db: Reader, id: number) {
-  db.delete(savedSnippets).where(eq(savedSnippets.id, id)).run();
+export function deleteSavedSnippet(tx: Tx, id: number) {
+  tx.delete(savedSnippets).where(eq(savedSnippets.id, id)).run();
 }

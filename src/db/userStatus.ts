@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 import type { ReactionType } from "../model/emoji";
 
@@ -30,8 +30,8 @@ export function listUserStatuses(db: Reader): UserStatusRow[] {
   return db.select().from(userStatuses).all();
 }
 
-export function saveUserStatus(db: Reader, userId: number, changes: UserStatusChanges, timestamp: number) {
-  db.insert(userStatuses)
+export function saveUserStatus(tx: Tx, userId: number, changes: UserStatusChanges, timestamp: number) {
+  tx.insert(userStatuses)
     .values({ userId, ...changes, timestamp })
     .onConflictDoUpdate({ target: userStatuses.userId, set: { ...changes, timestamp } })
     .run();

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
-import type { Reader } from "./types";
+import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
 /** A user's visibility policy for a topic (reference: update-user-topic). */
@@ -43,16 +43,16 @@ export function findUserTopic(db: Reader, userId: number, channelId: number, top
 }
 
 /** Sets a policy (INHERIT removes the row). */
-export function setUserTopic(db: Reader, row: Omit<UserTopic, "topicKey">) {
+export function setUserTopic(tx: SendTx, row: Omit<UserTopic, "topicKey">) {
   const key = { userId: row.userId, channelId: row.channelId, topicKey: topicKeyOf(row.topic) };
   if (row.visibilityPolicy === VisibilityPolicy.INHERIT) {
-    db.delete(userTopics)
+    tx.delete(userTopics)
       .where(and(eq(userTopics.userId, key.userId), eq(userTopics.channelId, key.channelId), eq(userTopics.topicKey, key.topicKey)))
       .run();
     return;
   }
   const values = { ...row, ...key };
-  db.insert(userTopics)
+  tx.insert(userTopics)
     .values(values)
     .onConflictDoUpdate({ target: [userTopics.userId, userTopics.channelId, userTopics.topicKey], set: values })
     .run();

@@ -3,7 +3,7 @@ import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
 import { prepared } from "./prepared";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 
 /** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
 export const users = sqliteTable(
@@ -113,14 +113,14 @@ export function findBotService(db: Reader, botId: number): BotService | undefine
   return db.select().from(botServices).where(eq(botServices.botId, botId)).get();
 }
 
-export function insertBotService(db: Reader, values: typeof botServices.$inferInsert): BotService {
-  return db.insert(botServices).values(values).returning().get();
+export function insertBotService(tx: Tx, values: typeof botServices.$inferInsert): BotService {
+  return tx.insert(botServices).values(values).returning().get();
 }
 
 export type NewUser = typeof users.$inferInsert;
 
-export function insertUser(db: Reader, values: NewUser): User {
-  return db
+export function insertUser(tx: Tx, values: NewUser): User {
+  return tx
     .insert(users)
     .values({ ...values, email: normalizeEmail(values.email) })
     .returning()

@@ -5,7 +5,7 @@ import { accessUserByEmail } from "../access/users";
 import { channelRecipient, directRecipient } from "../db/messages";
 import { realmHost, type Realm } from "../db/realm";
 import { channelForSending, channelSubscribers, findChannelRecipientId } from "../db/sendQueries";
-import type { Reader } from "../db/types";
+import type { Reader, SendTx } from "../db/types";
 import { users, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { visibleEmail } from "../shapes/messages";
@@ -81,7 +81,7 @@ export interface DirectDestination {
 export type Destination = ChannelDestination | DirectDestination;
 
 /** Finds where the message goes and checks the sender may post there; throws the spec's errors. */
-export function resolveDestination(tx: Reader, sender: User, realm: Realm, address: Address): Destination {
+export function resolveDestination(tx: SendTx, sender: User, realm: Realm, address: Address): Destination {
   if (address.kind === "channel") {
     const channel = channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
     if (!channel) throw channelDoesNotExist(address);
