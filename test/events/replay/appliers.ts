@@ -27,9 +27,11 @@ function sortUsers(state: State) {
 }
 
 export const APPLIERS: Record<string, Applier> = {
-  // Queue bookkeeping: the registry's own events change no state.
+  // The registry's own events: a restart tells which server generation now answers.
   heartbeat: nothing,
-  restart: nothing,
+  restart(state, { server_generation }) {
+    if ("server_generation" in state) state.server_generation = server_generation;
+  },
   // Nobody's state shows who is typing or which reactions a message has.
   "typing start": nothing,
   "typing stop": nothing,

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { seedOrg, type Org } from "../../helpers/seed";
-import { SEED_TIMEOUT_MS } from "../support";
-import { APPLIERS } from "./appliers";
-import { SEEN_KINDS } from "./harness";
+import { ApiClient } from "../../helpers/client";
+import { ok, seedOrg, type Org, type Person } from "../../helpers/seed";
+import { SEED_TIMEOUT_MS, pending, type Event, type State } from "../support";
+import { APPLIERS, applyEvents } from "./appliers";
+import { MODERN, SEEN_KINDS, comparable } from "./harness";
 import { declaredEventKinds } from "./kinds";
 import { channelScenarios } from "./channels";
+import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
 
 /**
@@ -16,12 +18,40 @@ import { peopleScenarios } from "./people";
 let org: Org;
 
 beforeAll(async () => {
-  org = await seedOrg();
+  // Heartbeats each second, so that one reaches a waiting client within the test.
+  org = await seedOrg({ env: { PARLEY_HEARTBEAT_SECONDS: "1" } });
 }, SEED_TIMEOUT_MS);
 afterAll(() => org.server.dispose());
 
 peopleScenarios(() => org);
 channelScenarios(() => org);
+messageScenarios(() => org);
+
+/** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
+describe("queue events", () => {
+  const expectReplayed = async (person: Person, snapshot: State, events: Event[]) => {
+    const replayed = applyEvents(snapshot, events, SEEN_KINDS, true);
+    expect(comparable(replayed)).toEqual(comparable(ok(await person.api.post("/register", MODERN))));
+  };
+
+  test("a heartbeat reaches a waiting client and changes nothing", async () => {
+    const snapshot = ok(await org.member.api.post("/register", MODERN));
+    const { events } = ok(await org.member.api.get("/events", { queue_id: snapshot.queue_id, last_event_id: -1 }));
+    expect(events.map((event: Event) => event.type)).toEqual(["heartbeat"]);
+    await expectReplayed(org.member, snapshot, events);
+  });
+
+  test("after a graceful restart the queue holds a restart event, and the state carries on", async () => {
+    const snapshot = ok(await org.member.api.post("/register", MODERN));
+    ok(await org.member.api.patch("/settings", { enter_sends: true }));
+    await org.server.restart("SIGTERM");
+    org.anon = new ApiClient(org.server.url);
+    for (const role of ["owner", "admin", "moderator", "member", "member2", "guest", "bot"] as const) org[role] = { ...org[role], api: org.anon.as(org[role].email, org[role].apiKey) };
+    const events = await pending(org.member, snapshot.queue_id);
+    expect(events.map((event) => event.type)).toEqual(["user_settings", "restart"]);
+    await expectReplayed(org.member, snapshot, events);
+  });
+});
 
 /** Kinds the registry makes from declared ones for older clients, beyond the declared union. */
 const DERIVED_KINDS = ["user_group remove"];
