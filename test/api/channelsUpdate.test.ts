@@ -43,7 +43,11 @@ describe("who may change a channel", () => {
 
   test("an empty request changes nothing and succeeds", async () => {
     const id = await createChannel(org, org.member);
+    const before = await getChannel(org.member, id);
+    const { queue_id } = ok(await org.member.api.post("/register", { fetch_event_types: [] }));
     ok(await org.member.api.patch(`/streams/${id}`, {}));
+    expect(await getChannel(org.member, id)).toEqual(before);
+    expect(ok(await org.member.api.get("/events", { queue_id, last_event_id: -1, dont_block: true })).events).toEqual([]);
   });
 });
 
