@@ -43,9 +43,12 @@ export function transactionEnded(kind: TransactionKind, committed: boolean) {
   if (kind === "write" || !committed) epoch++;
 }
 
-/** A send transaction changed what one copy holds: it is dropped at once, so the rest of the transaction reads the new value. */
+/**
+ * A send transaction changed what one copy holds: it is dropped at once, so the rest of the
+ * transaction reads the new value. A copy not declared in this process has nothing to drop.
+ */
 export function cacheChanged(name: CacheName) {
-  drops.get(name)!();
+  drops.get(name)?.();
 }
 
 // Changes committed by other connections (an operator's sqlite3, a backup tool, a test)
