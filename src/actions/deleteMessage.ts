@@ -1,20 +1,15 @@
 import { inArray } from "drizzle-orm";
-import type { ChannelViewer } from "../access/channels";
-import { holdsPermission } from "../access/groupSettings";
+import { checkCanDelete } from "../access/messageDeletion";
 import { accessMessage, messageAudience } from "../access/messages";
 import type { Channel } from "../db/channels";
 import { messages, type Message } from "../db/messages";
-import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findUserById, type User } from "../db/users";
+import type { User } from "../db/users";
 import type { DeleteMessageEvent } from "../events/kinds/messageEdits";
-import { badRequest } from "../http/errors";
 import { refreshFirstMessageId } from "./firstMessageId";
 
 /** Deleting messages for good: one message by its sender or a moderator-like role, or a topic's batch. */
-
-const NO_PERMISSION = "You don't have permission to delete this message";
 
 export function deleteMessage(user: User, messageId: number, now = Math.floor(Date.now() / 1000)) {
   write((tx) => {
@@ -22,22 +17,6 @@ export function deleteMessage(user: User, messageId: number, now = Math.floor(Da
     checkCanDelete(tx, viewer, message, now);
     deleteMessages(tx, user, [message], channel);
   });
-}
-
-/**
- * Anyone in can_delete_any_message_group deletes anything they can see. Others delete only
- * their own messages and their bots', if in can_delete_own_message_group and within
- * message_content_delete_limit_seconds.
- */
-function checkCanDelete(tx: Tx, viewer: ChannelViewer, message: Message, now: number) {
-  const { settings } = getRealm(tx);
-  const { user, groupIds } = viewer;
-  if (holdsPermission(user, settings.can_delete_any_message_group, { allowInternet: false, allowNobody: true, allowEveryone: false }, groupIds)) return;
-  const ownOrOwnBots = message.senderId === user.id || findUserById(tx, message.senderId)?.botOwnerId === user.id;
-  if (!ownOrOwnBots) throw badRequest(NO_PERMISSION);
-  if (!holdsPermission(user, settings.can_delete_own_message_group, { allowInternet: false, allowNobody: true, allowEveryone: true }, groupIds)) throw badRequest(NO_PERMISSION);
-  const limit = settings.message_content_delete_limit_seconds;
-  if (limit !== null && now - message.dateSent > limit) throw badRequest("The time limit for deleting this message has passed");
 }
 
 /**
