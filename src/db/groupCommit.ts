@@ -3,9 +3,9 @@ import { writeSendBatch } from "./transaction";
 import type { SendTx } from "./types";
 
 /**
- * Group commit for sending messages: changes requested within one turn of
- * the event loop run in one transaction, and every request is answered once that transaction
- * has committed. A commit per request would be the cost that matters most (with the full-text
+ * Group commit for sending messages: changes requested within one turn of the event loop run
+ * in one send transaction (a SendTx, which keeps the caches of db/caches.ts), and every request
+ * is answered once that transaction has committed. A commit per request would be the cost that matters most (with the full-text
  * index, a transaction's fixed cost is several times that of the row it stores); this way
  * durability per acknowledged change is unchanged.
  *
