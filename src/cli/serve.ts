@@ -7,7 +7,7 @@ import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
 import { SERVER_VERSION } from "../version";
-import { issueSetupCode } from "../web/setupCode";
+import { issueSetupCode } from "../web/setup/code";
 import { announceNewInstall, announceSetupCode } from "./announce";
 import { SERVE_USAGE } from "./usage";
 import { CommandError, UsageError } from "./errors";

@@ -1,37 +1,14 @@
 import { Elysia, t } from "elysia";
-import { logIn } from "../actions/login";
-import { OrganizationExistsError, createOrganization } from "../actions/organization";
-import { ApiError } from "../http/errors";
-import { clientAddress } from "../http/rateLimit";
 import { findOrganization } from "../reads/organization";
 import { htmlResponse } from "./html";
-import { retireSetupCode, setupCodeMatches } from "./setupCode";
-import { alreadySetUpPage, setupDonePage, setupPage, signInPage, signedInPage } from "./pages";
-
-// Optional so a missing field re-renders the form with a message instead of a JSON error.
-const SetupForm = t.Object({
-  setup_code: t.Optional(t.String({ maxLength: 64 })),
-  org_name: t.Optional(t.String({ maxLength: 100 })),
-  full_name: t.Optional(t.String({ maxLength: 100 })),
-  email: t.Optional(t.String({ maxLength: 254 })),
-  password: t.Optional(t.String({ maxLength: 1024 })),
-});
-
-const SignInForm = t.Object({
-  username: t.Optional(t.String({ maxLength: 254 })),
-  password: t.Optional(t.String({ maxLength: 1024 })),
-});
-
-/** What a person, rather than a program, should read when sign-in is refused. */
-function signInRefusal(error: ApiError): string {
-  if (error.code !== "RATE_LIMIT_HIT") return error.message;
-  const minutes = Math.ceil(Number(error.extra["retry-after"]) / 60);
-  return `Too many failed sign-in attempts. Try again in ${minutes === 1 ? "a minute" : `${minutes} minutes`}.`;
-}
+import { setupPage } from "./setup/page";
+import { setupRoutes } from "./setup/routes";
+import { signInPage } from "./signIn/page";
+import { signInRoutes } from "./signIn/routes";
 
 /**
- * The browser side of a server with no web client yet: first-run setup (what `parley init`
- * does) until the organization exists, then a sign-in page that hands out the API key.
+ * The browser side of a server with no web client yet: first-run setup (web/setup/) until the
+ * organization exists, then a sign-in page that hands out the API key (web/signIn/).
  */
 export const webRoutes = new Elysia()
   .get(
@@ -42,48 +19,5 @@ export const webRoutes = new Elysia()
     },
     { query: t.Object({}) },
   )
-  .post(
-    "/setup",
-    async ({ body, request }) => {
-      // Before looking at the inputs: once set up, nothing sent here may matter.
-      if (findOrganization()) return htmlResponse(alreadySetUpPage(), 403);
-      const values = { setup_code: body.setup_code ?? "", org_name: body.org_name ?? "", full_name: body.full_name ?? "", email: body.email ?? "" };
-      if (!setupCodeMatches(values.setup_code)) {
-        const problem = values.setup_code.trim() === "" ? "Enter the setup code from the server\u2019s log." : "That is not the setup code. Check the server\u2019s log: a restart prints a new one.";
-        return htmlResponse(setupPage(values, problem), 403);
-      }
-      try {
-        const owner = await createOrganization({
-          name: values.org_name,
-          // The address the owner reached us at is the best guess at the one everyone will use.
-          url: new URL(request.url).origin,
-          ownerEmail: values.email,
-          ownerPassword: body.password ?? "",
-          ownerFullName: values.full_name,
-        });
-        retireSetupCode();
-        return htmlResponse(setupDonePage(values.org_name.trim(), owner.email));
-      } catch (error) {
-        if (error instanceof OrganizationExistsError) return htmlResponse(alreadySetUpPage(), 403);
-        if (error instanceof ApiError) return htmlResponse(setupPage(values, error.message), 400);
-        throw error;
-      }
-    },
-    { body: SetupForm },
-  )
-  .post(
-    "/login",
-    async ({ body, request, server }) => {
-      const realm = findOrganization();
-      if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
-      const email = body.username ?? "";
-      try {
-        const user = await logIn(email, body.password ?? "", clientAddress(server, request));
-        return htmlResponse(signedInPage({ fullName: user.fullName, email: user.email, apiKey: user.apiKey, realmUrl: realm.url }));
-      } catch (error) {
-        if (error instanceof ApiError) return htmlResponse(signInPage(realm.name, email, signInRefusal(error)), error.status, error.headers);
-        throw error;
-      }
-    },
-    { body: SignInForm },
-  );
+  .use(setupRoutes)
+  .use(signInRoutes);
