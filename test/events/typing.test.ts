@@ -36,6 +36,21 @@ async function queues(people: Person[], params?: Record<string, unknown>) {
   return Promise.all(people.map((person) => queue(person, params)));
 }
 
+/**
+ * The owner's typing to `people`, sent after the action under test: once it is in a queue,
+ * anything that action delivered is there too, so an empty remainder means nothing was sent.
+ */
+async function sendMarker(people: Person[]) {
+  ok(await org.owner.api.post("/typing", { op: "stop", to: people.map((person) => person.id) }));
+}
+
+/** The typing events queued before the marker, which must have arrived. */
+async function heardBeforeMarker(person: Person, queueId: string) {
+  const events = await typingEvents(person, queueId);
+  expect(events.at(-1)).toMatchObject({ type: "typing", op: "stop", sender: { user_id: org.owner.id } });
+  return events.slice(0, -1);
+}
+
 describe("direct typing", () => {
   test("start and stop reach the recipients and the sender, in the reference shape, and nobody else", async () => {
     const [member, member2, moderator, admin, guest] = [org.member, org.member2, org.moderator, org.admin, org.guest];
@@ -59,10 +74,11 @@ describe("direct typing", () => {
   test("recipients with receives_typing_notifications off are not told; the rest are", async () => {
     setUserSetting(org.server, org.member2.id, "receives_typing_notifications", false);
     try {
-      const [q2, qModerator] = await queues([org.member2, org.moderator]);
+      const [q2, qModerator, qAdmin] = await queues([org.member2, org.moderator, org.admin]);
       ok(await org.member.api.post("/typing", { op: "start", to: [org.member2.id, org.moderator.id] }));
       expect(await typingEvents(org.member2, q2)).toEqual([]);
-      expect(await typingEvents(org.moderator, qModerator)).toHaveLength(1);
+      expect(await typingEvents(org.moderator, qModerator)).toMatchObject([{ type: "typing", op: "start", sender: { user_id: org.member.id } }]);
+      expect(await typingEvents(org.admin, qAdmin)).toEqual([]);
     } finally {
       setUserSetting(org.server, org.member2.id, "receives_typing_notifications", true);
     }
@@ -72,21 +88,23 @@ describe("direct typing", () => {
     ok(await org.member.api.patch("/settings", { send_private_typing_notifications: false }));
     try {
       const [qSender, q2] = await queues([org.member, org.member2]);
-      ok(await org.member.api.post("/typing", { op: "start", to: [org.member2.id] }));
-      expect(await typingEvents(org.member2, q2)).toEqual([]);
-      expect(await typingEvents(org.member, qSender)).toEqual([]);
-      // Channel typing is governed by the other setting.
+      expect(ok(await org.member.api.post("/typing", { op: "start", to: [org.member2.id] }))).toEqual({ result: "success", msg: "" });
+      // Channel typing is governed by the other setting; its arrival shows the direct one would have arrived.
       ok(await org.member.api.post("/typing", { type: "channel", op: "start", stream_id: channel, topic: "still on" }));
-      expect(await typingEvents(org.member2, q2)).toHaveLength(1);
+      const channelOnly = [{ type: "typing", op: "start", message_type: "stream", stream_id: channel, topic: "still on" }];
+      expect(await typingEvents(org.member2, q2)).toMatchObject(channelOnly);
+      expect(await typingEvents(org.member, qSender)).toMatchObject(channelOnly);
     } finally {
       ok(await org.member.api.patch("/settings", { send_private_typing_notifications: true }));
     }
   });
 
   test("a refused request sends nothing", async () => {
-    const q2 = await queue(org.member2);
+    const [qSender, q2] = await queues([org.member, org.member2]);
     expect((await org.member.api.post("/typing", { op: "start", to: [org.member2.id, 999999] })).status).toBe(400);
-    expect(await typingEvents(org.member2, q2)).toEqual([]);
+    await sendMarker([org.member, org.member2]);
+    expect(await heardBeforeMarker(org.member2, q2)).toEqual([]);
+    expect(await heardBeforeMarker(org.member, qSender)).toEqual([]);
   });
 });
 
@@ -116,18 +134,22 @@ describe("channel typing", () => {
   test("subscribers with receives_typing_notifications off, and senders with send_stream_typing_notifications off", async () => {
     setUserSetting(org.server, org.guest.id, "receives_typing_notifications", false);
     try {
-      const [q2, qGuest] = await queues([org.member2, org.guest]);
+      const [q2, qGuest, qAdmin] = await queues([org.member2, org.guest, org.admin]);
       ok(await org.member.api.post("/typing", { type: "channel", op: "start", stream_id: channel, topic: "quiet" }));
       expect(await typingEvents(org.guest, qGuest)).toEqual([]);
-      expect(await typingEvents(org.member2, q2)).toHaveLength(1);
+      expect(await typingEvents(org.member2, q2)).toMatchObject([{ type: "typing", op: "start", stream_id: channel, topic: "quiet" }]);
+      expect(await typingEvents(org.admin, qAdmin)).toEqual([]);
     } finally {
       setUserSetting(org.server, org.guest.id, "receives_typing_notifications", true);
     }
     ok(await org.member.api.patch("/settings", { send_stream_typing_notifications: false }));
     try {
-      const q2 = await queue(org.member2);
+      const [qSender, q2, qGuest] = await queues([org.member, org.member2, org.guest]);
       ok(await org.member.api.post("/typing", { type: "channel", op: "start", stream_id: channel, topic: "silent" }));
-      expect(await typingEvents(org.member2, q2)).toEqual([]);
+      await sendMarker([org.member, org.member2, org.guest]);
+      expect(await heardBeforeMarker(org.member2, q2)).toEqual([]);
+      expect(await heardBeforeMarker(org.guest, qGuest)).toEqual([]);
+      expect(await heardBeforeMarker(org.member, qSender)).toEqual([]);
     } finally {
       ok(await org.member.api.patch("/settings", { send_stream_typing_notifications: true }));
     }
