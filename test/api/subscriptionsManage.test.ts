@@ -209,6 +209,18 @@ describe("POST /users/me/subscriptions/properties", () => {
   test("settings in archived channels can still be changed", async () => {
     const archived = await createChannel(org, org.admin, { principals: [org.admin.id, org.member.id] });
     ok(await org.admin.api.delete(`/streams/${archived}`));
+    // Only clients that know archived channels are shown them.
+    const knowsArchived = { client_capabilities: { archived_channels: true }, fetch_event_types: ["subscription"], event_types: ["subscription"] };
+    const subscriptionIn = (state: Record<string, any>) => (state.subscriptions as Array<Record<string, any>>).find((sub) => sub.stream_id === archived);
+    const before = ok(await org.member.api.post("/register", knowsArchived));
+    expect(subscriptionIn(before)).toMatchObject({ is_archived: true, is_muted: false });
     ok(await set("is_muted", true, archived));
+    const { events } = ok(await org.member.api.get("/events", { queue_id: before.queue_id, last_event_id: -1, dont_block: true }));
+    expect(events.filter((event: Record<string, any>) => event.type === "subscription")).toMatchObject([
+      // in_home_view is the older, inverted name, still announced alongside.
+      { op: "update", stream_id: archived, property: "in_home_view", value: false },
+      { op: "update", stream_id: archived, property: "is_muted", value: true },
+    ]);
+    expect(subscriptionIn(ok(await org.member.api.post("/register", knowsArchived)))).toMatchObject({ is_archived: true, is_muted: true });
   });
 });
