@@ -161,8 +161,12 @@ describe("PATCH /drafts/{draft_id} and DELETE /drafts/{draft_id}", () => {
   });
 
   test("without credentials nothing is listed or changed", async () => {
-    expectError(await org.anon.get("/drafts"), "UNAUTHORIZED", 401);
+    const before = draftCount();
+    const listed = await org.anon.get("/drafts");
+    expectError(listed, "UNAUTHORIZED", 401);
+    expect(listed.body).not.toHaveProperty("drafts");
     expectError(await org.anon.post("/drafts", { drafts: [channelDraft()] }), "UNAUTHORIZED", 401);
+    expect(draftCount()).toBe(before);
   });
 });
 

@@ -119,7 +119,11 @@ describe("PATCH /realm/user_settings_defaults", () => {
     ok(await org.admin.api.patch(ENDPOINT, { twenty_four_hour_time: false }));
     const queueId = await queueOf(org.member);
     ok(await org.admin.api.patch(ENDPOINT, { twenty_four_hour_time: false }));
-    expect(await pendingOf(org.member, queueId, ["realm_user_settings_defaults"])).toEqual([]);
+    // A real change afterwards: once its event is queued, one for the unchanged value would be too.
+    const emojiset = (await defaultsOf(org.admin)).emojiset === "google" ? "text" : "google";
+    ok(await org.admin.api.patch(ENDPOINT, { emojiset }));
+    const events = await pendingOf(org.member, queueId, ["realm_user_settings_defaults"]);
+    expect(events.map(({ op, property, value }) => ({ op, property, value }))).toEqual([{ op: "update", property: "emojiset", value: emojiset }]);
   });
 
   test("parameters it does not take are listed in ignored_parameters_unsupported, and the rest applies", async () => {
@@ -199,6 +203,10 @@ describe("PATCH /realm/user_settings_defaults: refusals change nothing", () => {
   }
 
   test("without credentials nothing is changed", async () => {
-    expectError(await org.anon.patch(ENDPOINT, { enter_sends: true }), "UNAUTHORIZED", 401);
+    const before = await defaultsOf(org.admin);
+    const queueId = await queueOf(org.member);
+    expectError(await org.anon.patch(ENDPOINT, { enter_sends: !before.enter_sends }), "UNAUTHORIZED", 401);
+    expect(await defaultsOf(org.admin)).toEqual(before);
+    expect(await pendingOf(org.member, queueId, ["realm_user_settings_defaults"])).toEqual([]);
   });
 });
