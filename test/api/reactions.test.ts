@@ -204,11 +204,13 @@ describe("reaction events", () => {
   test("on a direct message only its participants hear", async () => {
     const id = (await sendOk(org.member, directMessage([org.member2.id], "psst"))).id;
     const queues = new Map<Person, string>();
-    for (const person of [org.member, org.member2, org.admin]) queues.set(person, (await register(person, { event_types: ["reaction"] })).queue_id);
+    for (const person of [org.member, org.member2, org.admin, org.guest]) queues.set(person, (await register(person, { event_types: ["reaction"] })).queue_id);
     ok(await react(org.member2, id, { emoji_name: "octopus" }));
-    expect(await pendingOf(org.member, queues.get(org.member)!, ["reaction"])).toHaveLength(1);
-    expect(await pendingOf(org.member2, queues.get(org.member2)!, ["reaction"])).toHaveLength(1);
+    const added = [{ type: "reaction", op: "add", message_id: id, emoji_name: "octopus", user_id: org.member2.id }];
+    expect(await pendingOf(org.member, queues.get(org.member)!, ["reaction"])).toMatchObject(added);
+    expect(await pendingOf(org.member2, queues.get(org.member2)!, ["reaction"])).toMatchObject(added);
     expect(await pendingOf(org.admin, queues.get(org.admin)!, ["reaction"])).toEqual([]);
+    expect(await pendingOf(org.guest, queues.get(org.guest)!, ["reaction"])).toEqual([]);
   });
 
   test("a refused reaction sends nothing", async () => {
@@ -217,6 +219,8 @@ describe("reaction events", () => {
     const queue = (await register(org.member2, { event_types: ["reaction"] })).queue_id;
     expectError(await react(org.member, id, { emoji_name: "octopus" }), "REACTION_ALREADY_EXISTS");
     expectError(await unreact(org.member2, id, { emoji_name: "octopus" }), "REACTION_DOES_NOT_EXIST");
-    expect(await pendingOf(org.member2, queue, ["reaction"])).toEqual([]);
+    // An accepted reaction afterwards: once it is queued, anything the refused ones sent would be too.
+    ok(await react(org.member2, id, { emoji_name: "tada" }));
+    expect(await pendingOf(org.member2, queue, ["reaction"])).toMatchObject([{ op: "add", message_id: id, emoji_name: "tada", user_id: org.member2.id }]);
   });
 });
