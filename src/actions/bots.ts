@@ -1,18 +1,16 @@
+import { requireBotCreationPermission } from "../access/bots";
 import { botAdministratorIds, requireHumanMember } from "../access/users";
-import { isUserInGroup } from "../db/groups";
-import { getRealm, realmHost, type Realm } from "../db/realm";
+import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
-import type { Reader, Tx } from "../db/types";
+import type { Tx } from "../db/types";
 import { findActiveUserByFullName, findUserByEmail, insertBotService, type User } from "../db/users";
 import { badRequest } from "../http/errors";
+import { BotType, ServiceInterface } from "../model/bots";
 import { Role } from "../model/roles";
 import { randomToken } from "../model/secrets";
 import { botToApi, type ApiBot } from "../shapes/users";
 import { addAccount, checkFullName } from "./users";
 
-export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
-/** How an outgoing webhook formats its POST: the native payload (spec 4.20) or Slack's. */
-export const ServiceInterface = { NATIVE: 1, SLACK: 2 } as const;
 
 export interface NewBotInput {
   fullName: string;
@@ -67,17 +65,6 @@ function checkPayloadUrl(raw: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw badRequest("payload_url must be an http or https URL.");
   return value.trim();
-}
-
-/** can_create_bots_group may create any bot; can_create_write_only_bots_group adds incoming webhooks. */
-function requireBotCreationPermission(db: Reader, actor: User, realm: Realm, botType: number) {
-  if (isUserInGroup(db, actor.id, realm.settings.can_create_bots_group)) return;
-  if (botType === BotType.INCOMING_WEBHOOK && isUserInGroup(db, actor.id, realm.settings.can_create_write_only_bots_group)) return;
-  throw badRequest(
-    botType === BotType.INCOMING_WEBHOOK
-      ? "Insufficient permission: you are in neither can_create_bots_group nor can_create_write_only_bots_group of this organization."
-      : "Insufficient permission: only members of this organization's can_create_bots_group can create this kind of bot.",
-  );
 }
 
 /** POST /bots: a member creates a bot they own; its owner and the administrators get its details. */

@@ -1,15 +1,16 @@
 import { eq } from "drizzle-orm";
 import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
+import { checkRoleChange } from "../access/roles";
 import { accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
 import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { write } from "../db/transaction";
-import type { Reader, Tx } from "../db/types";
-import { countActiveOwners, findUserByEmail, insertUser, users, type User } from "../db/users";
+import type { Tx } from "../db/types";
+import { findUserByEmail, insertUser, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { now } from "../model/clock";
 import { randomToken } from "../model/secrets";
-import { ALL_ROLES, Role, isOwner, isRole, roleName } from "../model/roles";
+import { Role } from "../model/roles";
 import { inaccessibleUserToApi } from "../shapes/inaccessibleUser";
 import { canSeeDeliveryEmail, userToApi } from "../shapes/users";
 
@@ -111,19 +112,6 @@ export async function createUser(actor: User, input: NewUserInput): Promise<User
 export interface UserChanges {
   fullName?: string;
   role?: number;
-}
-
-function checkRoleChange(tx: Reader, actor: User, target: User, role: number): Role {
-  if (!isRole(role)) throw badRequest(`Invalid role ${role}: use one of ${ALL_ROLES.map((r) => `${r} (${roleName[r]})`).join(", ")}.`);
-  if (role === target.role) return role;
-  if ((role === Role.OWNER || target.role === Role.OWNER) && !isOwner(actor.role)) {
-    throw badRequest("Only organization owners can add or remove the owner role.");
-  }
-  if (role === Role.OWNER && target.isBot) throw badRequest("Bots cannot be organization owners.");
-  if (target.role === Role.OWNER && target.isActive && countActiveOwners(tx) <= 1) {
-    throw badRequest("The owner role cannot be removed from the only organization owner; make someone else an owner first.");
-  }
-  return role;
 }
 
 export function renameUser(tx: Tx, target: User, fullName: string) {

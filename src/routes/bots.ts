@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { BotType, ServiceInterface, createBot } from "../actions/bots";
+import { createBot } from "../actions/bots";
+import { BotType, ServiceInterface } from "../model/bots";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
 import { getBotConfigurationFile, listOwnBots } from "../reads/bots";
