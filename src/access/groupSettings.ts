@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { systemGroupsByName, userGroupMembers, userGroupSubgroups, userGroups } from "../db/groups";
+import { and, eq, sql } from "drizzle-orm";
+import { systemGroupsByName, userGroups } from "../db/groups";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -102,29 +102,3 @@ export function systemGroupId(db: Reader, name: string): number {
   return group.id;
 }
 
-/**
- * Stores a checked value and returns the group ID to keep in the setting's column. An
- * anonymous value reuses the setting's current unnamed group when it has one.
- */
-export function storeGroupSettingValue(tx: Reader, value: GroupSettingValue, currentGroupId: number | null, now: number): number {
-  if (!isAnonymousSetting(value)) return value;
-  let groupId = currentGroupId !== null && isUnnamedGroup(tx, currentGroupId) ? currentGroupId : null;
-  if (groupId === null) {
-    groupId = tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }).get().id;
-  } else {
-    tx.delete(userGroupMembers).where(eq(userGroupMembers.groupId, groupId)).run();
-    tx.delete(userGroupSubgroups).where(eq(userGroupSubgroups.groupId, groupId)).run();
-  }
-  if (value.direct_members.length > 0) tx.insert(userGroupMembers).values(value.direct_members.map((userId) => ({ groupId: groupId!, userId }))).run();
-  if (value.direct_subgroups.length > 0) tx.insert(userGroupSubgroups).values(value.direct_subgroups.map((subgroupId) => ({ groupId: groupId!, subgroupId }))).run();
-  return groupId;
-}
-
-/** Drops the unnamed group a setting used to hold once the setting points elsewhere. */
-export function releaseGroupSettingValue(tx: Reader, oldGroupId: number, newGroupId: number) {
-  if (oldGroupId !== newGroupId && isUnnamedGroup(tx, oldGroupId)) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
-}
-
-function isUnnamedGroup(db: Reader, groupId: number): boolean {
-  return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
-}

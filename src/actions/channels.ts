@@ -1,10 +1,9 @@
 import type { NewChannelSettings } from "../access/channelCreation";
 import { ChannelAudience, accessChannel, accessChannelToAdminister, channelAudience } from "../access/channels";
-import { storeGroupSettingValue } from "../access/groupSettings";
 import { requireAdministrator } from "../access/users";
 import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, subscriptionsOf, updateChannel } from "../db/channels";
 import { getRealm, realms } from "../db/realm";
-import { systemGroupsByName } from "../db/groups";
+import { storeGroupSettingValue, systemGroupsByName } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
-import { checkGroupSettingUpdate, checkGroupSettingValue, releaseGroupSettingValue, storeGroupSettingValue, systemGroupId } from "../access/groupSettings";
+import { checkGroupSettingUpdate, checkGroupSettingValue, systemGroupId } from "../access/groupSettings";
 import { accessUserGroupForUpdate, holdsRealmGroupPermission, userGroupAudience } from "../access/userGroups";
-import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
+import { releaseGroupSettingValue, storeGroupSettingValue, type UserGroup, userGroupMembers, userGroups, userGroupSubgroups } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";

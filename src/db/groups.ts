@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
 import type { Reader, Tx } from "./types";
 import { users } from "./users";
@@ -187,4 +188,31 @@ export function groupsWithSubgroups(db: Reader, groupIds: number[]): Set<number>
     )
     SELECT id FROM reachable`);
   return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Stores a checked value and returns the group ID to keep in the setting's column. An
+ * anonymous value reuses the setting's current unnamed group when it has one.
+ */
+export function storeGroupSettingValue(tx: Tx, value: GroupSettingValue, currentGroupId: number | null, now: number): number {
+  if (!isAnonymousSetting(value)) return value;
+  let groupId = currentGroupId !== null && isUnnamedGroup(tx, currentGroupId) ? currentGroupId : null;
+  if (groupId === null) {
+    groupId = tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }).get().id;
+  } else {
+    tx.delete(userGroupMembers).where(eq(userGroupMembers.groupId, groupId)).run();
+    tx.delete(userGroupSubgroups).where(eq(userGroupSubgroups.groupId, groupId)).run();
+  }
+  if (value.direct_members.length > 0) tx.insert(userGroupMembers).values(value.direct_members.map((userId) => ({ groupId: groupId!, userId }))).run();
+  if (value.direct_subgroups.length > 0) tx.insert(userGroupSubgroups).values(value.direct_subgroups.map((subgroupId) => ({ groupId: groupId!, subgroupId }))).run();
+  return groupId;
+}
+
+/** Drops the unnamed group a setting used to hold once the setting points elsewhere. */
+export function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId: number) {
+  if (oldGroupId !== newGroupId && isUnnamedGroup(tx, oldGroupId)) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
+}
+
+function isUnnamedGroup(db: Reader, groupId: number): boolean {
+  return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
 }
