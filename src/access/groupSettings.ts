@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { systemGroupsByName, userGroups } from "../db/groups";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
