@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
 import { checkRoleChange } from "../access/roles";
+import { userGroupAudience } from "../access/userGroups";
 import { accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
 import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
@@ -60,8 +61,9 @@ export function addAccount(tx: Tx, account: NewAccount): User {
     dateJoined: now(),
     settings: realm.userSettingsDefaults,
   });
-  syncRoleGroups(tx, user.id, account.role, realm.settings.waiting_period_threshold === 0);
+  const roleGroups = syncRoleGroups(tx, user.id, account.role, realm.settings.waiting_period_threshold === 0);
   announceNewUser(tx, user, realm);
+  announceRoleGroups(tx, user, roleGroups);
   return user;
 }
 
@@ -122,8 +124,21 @@ export function renameUser(tx: Tx, target: User, fullName: string) {
 
 function changeRole(tx: Tx, target: User, role: Role) {
   tx.update(users).set({ role }).where(eq(users.id, target.id)).run();
-  syncRoleGroups(tx, target.id, role, getRealm(tx).settings.waiting_period_threshold === 0);
+  const roleGroups = syncRoleGroups(tx, target.id, role, getRealm(tx).settings.waiting_period_threshold === 0);
   tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, usersWhoCanSee(tx, target));
+  announceRoleGroups(tx, target, roleGroups);
+}
+
+/**
+ * The role groups' member lists changed: as in the reference, after the realm_user event,
+ * one user_group event per group. Lists show active users only, so a deactivated account's
+ * change is told when it returns (actions/deactivateUser.ts).
+ */
+function announceRoleGroups(tx: Tx, user: User, { joined, left }: { joined: number[]; left: number[] }) {
+  if (!user.isActive || joined.length + left.length === 0) return;
+  const audience = userGroupAudience(tx);
+  for (const groupId of left) tx.emit({ type: "user_group", op: "remove_members", group_id: groupId, user_ids: [user.id] }, audience);
+  for (const groupId of joined) tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, audience);
 }
 
 /** PATCH /users/{id}: administrators rename people and change roles; owners alone touch ownership. */

@@ -131,18 +131,29 @@ export function removeDirectMemberships(tx: Tx, userId: number, groupIds: number
  * Keeps a user's direct membership in the role:* groups equal to their role. Members also
  * join role:fullmembers when the waiting period is zero (see the realm's
  * waiting_period_threshold; a timed job promotes later joiners once that setting matters).
+ * Returns the groups the user joined and left, for the action to announce.
  */
-export function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember: boolean) {
+export function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember: boolean): { joined: number[]; left: number[] } {
   const groups = systemGroupsByName(tx);
   const roleGroupIds = SYSTEM_GROUP_CHAIN.map((name) => groups.get(name)?.id).filter((id): id is number => id !== undefined);
-  removeDirectMemberships(tx, userId, roleGroupIds);
   const wanted = [directGroupOfRole[role]];
   if (role === Role.MEMBER && isFullMember) wanted.push(SystemGroup.FULL_MEMBERS);
-  for (const name of wanted) {
+  const wantedIds = wanted.map((name) => {
     const group = groups.get(name);
     if (!group) throw new Error(`System group ${name} is missing`);
-    tx.insert(userGroupMembers).values({ groupId: group.id, userId }).onConflictDoNothing().run();
-  }
+    return group.id;
+  });
+  const current = roleGroupIds.length === 0 ? [] : tx
+    .select({ groupId: userGroupMembers.groupId })
+    .from(userGroupMembers)
+    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, roleGroupIds)))
+    .all()
+    .map((row) => row.groupId);
+  const left = current.filter((id) => !wantedIds.includes(id));
+  const joined = wantedIds.filter((id) => !current.includes(id));
+  removeDirectMemberships(tx, userId, left);
+  if (joined.length > 0) tx.insert(userGroupMembers).values(joined.map((groupId) => ({ groupId, userId }))).run();
+  return { joined, left };
 }
 
 /** Creates the role:* groups, each containing the next narrower one. Returns them by name. */

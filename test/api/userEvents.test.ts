@@ -23,6 +23,11 @@ function freshOrganizationPerGroup() {
 }
 
 const ids = (...users: User[]) => users.map((user) => user.id).sort((a, b) => a - b);
+const roleGroup = (name: string) => systemGroupsByName(database()).get(name)!.id;
+const groupEvent = (op: "add_members" | "remove_members", group: string, userId: number, userIds: number[]) => ({
+  event: { type: "user_group", op, group_id: roleGroup(group), user_ids: [userId] },
+  userIds,
+});
 
 describe("user events", () => {
   freshOrganizationPerGroup();
@@ -31,9 +36,13 @@ describe("user events", () => {
     local.deactivate(local.member2);
     const { emitted } = captureEvents((tx) => applyUserChanges(tx, local.admin, local.member.id, { fullName: "Mel Renamed", role: 300 }));
     const audience = ids(local.owner, local.admin, local.moderator, local.member, local.guest, local.notificationBot);
+    // The role groups' member lists follow the role, told after the realm_user event.
     expect(emitted).toEqual([
       { event: { type: "realm_user", op: "update", person: { user_id: local.member.id, full_name: "Mel Renamed" } }, userIds: audience },
       { event: { type: "realm_user", op: "update", person: { user_id: local.member.id, role: 300 } }, userIds: audience },
+      groupEvent("remove_members", "role:members", local.member.id, audience),
+      groupEvent("remove_members", "role:fullmembers", local.member.id, audience),
+      groupEvent("add_members", "role:moderators", local.member.id, audience),
     ]);
   });
 
@@ -44,14 +53,18 @@ describe("user events", () => {
       .set({ userSettingsDefaults: { ...realm.userSettingsDefaults, email_address_visibility: 3 } })
       .run();
     const { result: created, emitted } = captureEvents((tx) => addAccount(tx, { email: "private.new@example.com", fullName: "Private New", role: 400, passwordHash: null }));
-    expect(emitted.map(({ event, userIds }) => ({ person: (event as RealmUserAddEvent).person, userIds }))).toEqual([
+    const added = emitted.filter(({ event }) => event.type === "realm_user");
+    expect(added.map(({ event, userIds }) => ({ person: (event as RealmUserAddEvent).person, userIds }))).toEqual([
       { person: expect.objectContaining({ user_id: created.id, email: "private.new@example.com", delivery_email: "private.new@example.com" }), userIds: ids(local.owner, local.admin, created) },
       {
         person: expect.objectContaining({ user_id: created.id, email: `user${created.id}@localhost`, delivery_email: null }),
         userIds: ids(local.moderator, local.reload(local.member), local.guest, local.notificationBot),
       },
     ]);
-    expect(emitted.every(({ event }) => event.type === "realm_user" && event.op === "add")).toBe(true);
+    expect(added.every(({ event }) => event.type === "realm_user" && event.op === "add")).toBe(true);
+    // Then everyone active (member2 was deactivated above), the new account included, learns it joined its role groups.
+    const everyone = ids(local.owner, local.admin, local.moderator, local.reload(local.member), local.guest, local.notificationBot, created);
+    expect(emitted.slice(added.length)).toEqual([groupEvent("add_members", "role:members", created.id, everyone), groupEvent("add_members", "role:fullmembers", created.id, everyone)]);
   });
 
   test("a guest who may not see everyone gets a placeholder for a new user, and no news of its renames", () => {
@@ -64,7 +77,7 @@ describe("user events", () => {
     setAccessGroup("role:members");
     try {
       const { result: created, emitted } = captureEvents((tx) => addAccount(tx, { email: "hidden.new@example.com", fullName: "Hidden New", role: 400, passwordHash: null }));
-      expect(emitted.filter(({ userIds }) => userIds.includes(local.guest.id))).toEqual([
+      expect(emitted.filter(({ event, userIds }) => event.type === "realm_user" && userIds.includes(local.guest.id))).toEqual([
         { event: { type: "realm_user", op: "add", person: expect.objectContaining({ user_id: created.id, full_name: "Unknown user", delivery_email: null }), inaccessible_user: true }, userIds: [local.guest.id] },
       ]);
       const renamed = captureEvents((tx) => applyUserChanges(tx, local.admin, created.id, { fullName: "Hidden Renamed" })).emitted;
@@ -89,11 +102,14 @@ describe("bot events", () => {
 
   test("a new bot is announced to everyone, its details and key only to its owner and the administrators", () => {
     const { result: bot, emitted } = captureEvents((tx) => addBot(tx, local.member, { fullName: "Event Bot", shortName: "event", botType: 3, payloadUrl: "https://example.com/hook", interfaceType: 1 }));
+    const everyone = [...ids(local.owner, local.admin, local.moderator, local.member, local.member2, local.guest, local.notificationBot), bot.user_id].sort((a, b) => a - b);
     expect(emitted.map(({ event, userIds }) => [event.type, "op" in event ? event.op : null, userIds])).toEqual([
-      ["realm_user", "add", [...ids(local.owner, local.admin, local.moderator, local.member, local.member2, local.guest, local.notificationBot), bot.user_id].sort((a, b) => a - b)],
+      ["realm_user", "add", everyone],
+      ["user_group", "add_members", everyone],
+      ["user_group", "add_members", everyone],
       ["realm_bot", "add", ids(local.owner, local.admin, local.member)],
     ]);
-    expect(emitted[1].event).toEqual({ type: "realm_bot", op: "add", bot });
+    expect(emitted[3].event).toEqual({ type: "realm_bot", op: "add", bot });
     expect(bot).toMatchObject({ email: "event-bot@localhost", owner_id: local.member.id, is_active: true, services: [{ base_url: "https://example.com/hook", interface: 1, token: expect.any(String) }] });
   });
 

@@ -64,6 +64,11 @@ export const APPLIERS: Record<string, Applier> = {
       state.realm_users = everyone.filter((user: State) => user.is_active);
       state.realm_non_active_users = everyone.filter((user: State) => !user.is_active);
       sortUsers(state);
+      // Group member lists hold active users only; a client that sees someone leave drops
+      // them from every group itself (the server tells only those who cannot see them).
+      if (changes.is_active === false) {
+        for (const group of state.realm_user_groups ?? []) group.members = group.members?.filter((id: number) => id !== user_id);
+      }
     }
   },
   "realm_bot add"(state, { bot }) {

@@ -13,14 +13,11 @@ export function peopleScenarios(org: () => Org) {
         ok(await owner.api.patch(`/users/${created}`, { full_name: "Rey Renamed", role: 300 }));
         ok(await owner.api.delete(`/users/${created}`));
       });
-      await replay([{ person: owner }, { person: member }], () => owner.api.post(`/users/${created}/reactivate`).then(ok), { bugs: ["role groups"] });
+      await replay([{ person: owner }, { person: member }], () => owner.api.post(`/users/${created}/reactivate`).then(ok));
     });
 
-    // BUG "role groups" (see harness.ts): the new account joins role:members and
-    // role:fullmembers in the database, but no user_group add_members event says so, so a
-    // client's realm_user_groups misses the member until it registers again. Failing on
-    // purpose: when the server sends those events, this starts passing and bun reports it.
-    test.failing("a new account's role groups reach clients as user_group events", async () => {
+    // A new account joins role:members (and role:fullmembers): every client is told.
+    test("a new account's role groups reach clients as user_group events", async () => {
       const { owner, member } = org();
       await replay([{ person: owner }, { person: member }], () => owner.api.post("/users", { email: "grouped@example.com", password: "grouped-password", full_name: "Gro Uped" }).then(ok));
     });
@@ -58,9 +55,8 @@ export function peopleScenarios(org: () => Org) {
           bot = ok(await member.api.post("/bots", { full_name: "Replay Bot", short_name: "replay", bot_type: 1 })).user_id;
           ok(await admin.api.patch(`/users/${bot}`, { full_name: "Replay Bot Renamed" }));
         },
-        { bugs: ["role groups"] },
       );
-      const [seen] = await replay([{ person: member }, { person: admin }, { person: member2 }], () => member.api.delete(`/bots/${bot}`).then(ok), { bugs: ["role groups"] });
+      const [seen] = await replay([{ person: member }, { person: admin }, { person: member2 }], () => member.api.delete(`/bots/${bot}`).then(ok));
       expect(seen.events.map((event) => event.type)).toContain("realm_bot");
     });
   });
