@@ -25,7 +25,7 @@ function freshOrganizationPerGroup() {
 const ids = (...users: User[]) => users.map((user) => user.id).sort((a, b) => a - b);
 const roleGroup = (name: string) => systemGroupsByName(database()).get(name)!.id;
 const groupEvent = (op: "add_members" | "remove_members", group: string, userId: number, userIds: number[]) => ({
-  event: { type: "user_group", op, group_id: roleGroup(group), user_ids: [userId] },
+  event: { type: "user_group" as const, op, group_id: roleGroup(group), user_ids: [userId] },
   userIds,
 });
 
