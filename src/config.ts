@@ -28,6 +28,31 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
+  /** Outgoing mail; null when PARLEY_SMTP_HOST is unset (mail then waits in the outbox). */
+  smtp: SmtpConfig | null;
+  /** First retry delay of a failed outbox item; each further failure doubles it. */
+  outboxRetryBaseSeconds: number;
+  /** The longest delay between two tries of an outbox item. */
+  outboxRetryMaxSeconds: number;
+  /** Tries before an outbox item is given up, for kinds that set no number of their own. */
+  outboxMaxAttempts: number;
+  /** How often the outbox sender looks for due items besides being nudged after a commit. */
+  outboxSweepSeconds: number;
+}
+
+export type SmtpSecurity = "starttls" | "tls" | "none";
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** starttls: upgrade a plain connection, refusing a server that cannot; tls: TLS from the first byte; none: plain text. */
+  security: SmtpSecurity;
+  user: string | null;
+  password: string | null;
+  /** The From header, e.g. "Parley <noreply@chat.example.com>". */
+  from: string;
+  /** PEM certificates to trust besides the system's (a private CA or a self-signed server). */
+  caFile: string | null;
 }
 
 const env = (name: string) => process.env[name];
@@ -41,6 +66,22 @@ function intFromEnv(name: string, fallback: number): number {
 }
 
 export class ConfigError extends Error {}
+
+/** SMTP settings from PARLEY_SMTP_*; null when no host is set. The port defaults by security (587, 465, 25). */
+function smtpFromEnv(): SmtpConfig | null {
+  const host = env("PARLEY_SMTP_HOST");
+  if (!host) return null;
+  const security = (env("PARLEY_SMTP_SECURITY") || "starttls") as SmtpSecurity;
+  if (!["starttls", "tls", "none"].includes(security)) throw new ConfigError(`PARLEY_SMTP_SECURITY must be starttls, tls or none, got '${security}'`);
+  const port = intFromEnv("PARLEY_SMTP_PORT", security === "tls" ? 465 : security === "starttls" ? 587 : 25);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`PARLEY_SMTP_PORT must be 1-65535, got '${port}'`);
+  const from = env("PARLEY_SMTP_FROM");
+  if (!from) throw new ConfigError("PARLEY_SMTP_FROM is required with PARLEY_SMTP_HOST (the sender address, e.g. 'Parley <noreply@chat.example.com>')");
+  const user = env("PARLEY_SMTP_USER") || null;
+  const password = env("PARLEY_SMTP_PASSWORD") ?? null;
+  if (user && password === null) throw new ConfigError("PARLEY_SMTP_PASSWORD is required with PARLEY_SMTP_USER");
+  return { host, port, security, user, password: user ? password : null, from, caFile: env("PARLEY_SMTP_CA_FILE") || null };
+}
 
 /** Settings from the environment, overridden by command-line options. */
 export function loadConfig(overrides: Partial<Config> = {}): Config {
@@ -62,6 +103,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
     deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
+    smtp: smtpFromEnv(),
+    outboxRetryBaseSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_BASE_SECONDS", 60),
+    outboxRetryMaxSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_MAX_SECONDS", 3600),
+    outboxMaxAttempts: intFromEnv("PARLEY_OUTBOX_MAX_ATTEMPTS", 30),
+    outboxSweepSeconds: intFromEnv("PARLEY_OUTBOX_SWEEP_SECONDS", 30),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

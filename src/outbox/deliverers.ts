@@ -24,12 +24,19 @@ export interface DeliveryAttempt {
   itemId: number;
   /** 1 for the first try. */
   number: number;
+  /** When the item was queued (UNIX seconds), e.g. to keep Message-IDs apart between databases. */
+  createdAt: number;
 }
 
 export interface Deliverer<K extends OutboxKind> {
   deliver(payload: PayloadOf<K>, attempt: DeliveryAttempt): Promise<void>;
   /** Tries before giving up; the default suits mail (about a day with the default backoff). */
   maxAttempts?: number;
+  /**
+   * Whether items of this kind can be tried now; while it says no they wait untouched, with no
+   * attempt counted (mail while no SMTP server is configured). Default: always.
+   */
+  ready?(): boolean;
   /** Runs once, after the last try failed or a GiveUp. */
   gaveUp?(payload: PayloadOf<K>, error: string): void;
 }

@@ -1,0 +1,10 @@
+import { accountDeactivatedEmail } from "./accountDeactivatedEmail";
+import type { Deliverer, OutboxKind } from "./deliverers";
+
+/**
+ * The deliverer of every outbox kind (the contract is in deliverers.ts). The type makes a new
+ * kind in db/outbox.ts fail to compile until it has its line here.
+ */
+export const deliverers: { [K in OutboxKind]: Deliverer<K> } = {
+  account_deactivated_email: accountDeactivatedEmail,
+};
