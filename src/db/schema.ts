@@ -2,6 +2,7 @@
 export * from "./channels";
 export * from "./drafts";
 export * from "./groups";
+export * from "./invites";
 export * from "./linkifiers";
 export * from "./messages";
 export * from "./messageState";
