@@ -38,6 +38,10 @@ export interface Config {
   outboxMaxAttempts: number;
   /** How often the outbox sender looks for due items besides being nudged after a commit. */
   outboxSweepSeconds: number;
+  /** Validity of an invitation whose creator named none (spec 8: INVITATION_LINK_VALIDITY_MINUTES, 10 days). */
+  invitationLinkValidityMinutes: number;
+  /** How often expired invitations are marked expired (they are refused at acceptance regardless). */
+  inviteExpirySweepSeconds: number;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -108,6 +112,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     outboxRetryMaxSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_MAX_SECONDS", 3600),
     outboxMaxAttempts: intFromEnv("PARLEY_OUTBOX_MAX_ATTEMPTS", 30),
     outboxSweepSeconds: intFromEnv("PARLEY_OUTBOX_SWEEP_SECONDS", 30),
+    invitationLinkValidityMinutes: intFromEnv("PARLEY_INVITATION_LINK_VALIDITY_MINUTES", 14_400),
+    inviteExpirySweepSeconds: intFromEnv("PARLEY_INVITE_EXPIRY_SWEEP_SECONDS", 300),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);
