@@ -3,10 +3,12 @@ import m0 from "../../migrations/0000_init.sql" with { type: "text" };
 import m1 from "../../migrations/0001_messages_fts.sql" with { type: "text" };
 import m2 from "../../migrations/0002_messages_fts_bulk_insert.sql" with { type: "text" };
 import m3 from "../../migrations/0003_soft_nocturne.sql" with { type: "text" };
+import m4 from "../../migrations/0004_scheduled_messages.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
   { tag: "0001_messages_fts", sql: m1 },
   { tag: "0002_messages_fts_bulk_insert", sql: m2 },
   { tag: "0003_soft_nocturne", sql: m3 },
+  { tag: "0004_scheduled_messages", sql: m4 },
 ];

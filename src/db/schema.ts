@@ -11,6 +11,7 @@ export * from "./pushDevices";
 export * from "./reactions";
 export * from "./realm";
 export * from "./savedSnippets";
+export * from "./scheduledMessages";
 export * from "./users";
 export * from "./userStatus";
 export * from "./userTopics";

@@ -1,0 +1,119 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Reader, Tx } from "./types";
+import { users } from "./users";
+
+/**
+ * Messages a user asked to be sent later (spec 2.6, 4.2). A row stays after delivery, marked
+ * `delivered` with the ID the message got, so the delivery job can tell "sent" from "due" in
+ * the very transaction that sends it: that is what makes delivery exactly-once across crashes.
+ */
+export const scheduledMessages = sqliteTable(
+  "scheduled_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id),
+    /** The reference's names: "stream" or "private". */
+    type: text("type").$type<ScheduledMessageType>().notNull(),
+    /** The channel's ID (stream), or everyone in the conversation, sender included, sorted (private). */
+    to: text("to", { mode: "json" }).$type<number[]>().notNull(),
+    /** "" for direct messages. */
+    topic: text("topic").notNull(),
+    content: text("content").notNull(),
+    /** As rendered when scheduled or last edited; delivery renders again, as a send does. */
+    renderedContent: text("rendered_content").notNull(),
+    /** The client that scheduled it; the delivered message carries it. */
+    client: text("client").notNull(),
+    /** UNIX seconds. */
+    scheduledTimestamp: integer("scheduled_timestamp").notNull(),
+    readBySender: integer("read_by_sender", { mode: "boolean" }).notNull(),
+    delivered: integer("delivered", { mode: "boolean" }).notNull().default(false),
+    deliveredMessageId: integer("delivered_message_id"),
+    /** Delivery was tried and refused; the row waits for an edit with a new time. */
+    failed: integer("failed", { mode: "boolean" }).notNull().default(false),
+    failureMessage: text("failure_message"),
+  },
+  (table) => [index("scheduled_messages_due").on(table.delivered, table.failed, table.scheduledTimestamp), index("scheduled_messages_sender").on(table.senderId, table.delivered)],
+);
+
+export type ScheduledMessageType = "stream" | "private";
+export type ScheduledMessage = typeof scheduledMessages.$inferSelect;
+/** What scheduling and editing set. */
+export type ScheduledMessageFields = Pick<ScheduledMessage, "type" | "to" | "topic" | "content" | "renderedContent" | "client" | "scheduledTimestamp">;
+
+/** A user's messages still to be sent (failed ones included), soonest first. */
+export function listUndeliveredScheduledMessages(db: Reader, senderId: number): ScheduledMessage[] {
+  return db
+    .select()
+    .from(scheduledMessages)
+    .where(and(eq(scheduledMessages.senderId, senderId), eq(scheduledMessages.delivered, false)))
+    .orderBy(asc(scheduledMessages.scheduledTimestamp), asc(scheduledMessages.id))
+    .all();
+}
+
+export function findScheduledMessage(db: Reader, senderId: number, id: number): ScheduledMessage | undefined {
+  return db
+    .select()
+    .from(scheduledMessages)
+    .where(and(eq(scheduledMessages.id, id), eq(scheduledMessages.senderId, senderId)))
+    .get();
+}
+
+export function findScheduledMessageById(db: Reader, id: number): ScheduledMessage | undefined {
+  return db.select().from(scheduledMessages).where(eq(scheduledMessages.id, id)).get();
+}
+
+/** IDs of the messages due at `at` and not yet tried, in the order they were due. */
+export function dueScheduledMessageIds(db: Reader, at: number, limit: number): number[] {
+  return db
+    .select({ id: scheduledMessages.id })
+    .from(scheduledMessages)
+    .where(and(eq(scheduledMessages.delivered, false), eq(scheduledMessages.failed, false), lte(scheduledMessages.scheduledTimestamp, at)))
+    .orderBy(asc(scheduledMessages.scheduledTimestamp), asc(scheduledMessages.id))
+    .limit(limit)
+    .all()
+    .map((row) => row.id);
+}
+
+/** The earliest time a message not yet tried is due, if any. */
+export function nextScheduledTimestamp(db: Reader): number | undefined {
+  return db
+    .select({ at: scheduledMessages.scheduledTimestamp })
+    .from(scheduledMessages)
+    .where(and(eq(scheduledMessages.delivered, false), eq(scheduledMessages.failed, false)))
+    .orderBy(asc(scheduledMessages.scheduledTimestamp))
+    .limit(1)
+    .get()?.at;
+}
+
+export function insertScheduledMessage(tx: Tx, senderId: number, fields: ScheduledMessageFields & { readBySender: boolean }): ScheduledMessage {
+  return tx
+    .insert(scheduledMessages)
+    .values({ ...fields, senderId })
+    .returning()
+    .get();
+}
+
+/** An edit; it also clears an earlier failure, as the reference does. */
+export function updateScheduledMessage(tx: Tx, id: number, fields: Partial<ScheduledMessageFields>): ScheduledMessage {
+  return tx
+    .update(scheduledMessages)
+    .set({ ...fields, failed: false, failureMessage: null })
+    .where(eq(scheduledMessages.id, id))
+    .returning()
+    .get()!;
+}
+
+export function deleteScheduledMessage(tx: Tx, id: number) {
+  tx.delete(scheduledMessages).where(eq(scheduledMessages.id, id)).run();
+}
+
+export function markScheduledMessageDelivered(tx: Tx, id: number, messageId: number) {
+  tx.update(scheduledMessages).set({ delivered: true, deliveredMessageId: messageId }).where(eq(scheduledMessages.id, id)).run();
+}
+
+export function markScheduledMessageFailed(tx: Tx, id: number, failureMessage: string): ScheduledMessage {
+  return tx.update(scheduledMessages).set({ failed: true, failureMessage }).where(eq(scheduledMessages.id, id)).returning().get()!;
+}
