@@ -4,6 +4,7 @@ import m1 from "../../migrations/0001_messages_fts.sql" with { type: "text" };
 import m2 from "../../migrations/0002_messages_fts_bulk_insert.sql" with { type: "text" };
 import m3 from "../../migrations/0003_soft_nocturne.sql" with { type: "text" };
 import m4 from "../../migrations/0004_scheduled_messages.sql" with { type: "text" };
+import m5 from "../../migrations/0005_military_doctor_spectrum.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
@@ -11,4 +12,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0002_messages_fts_bulk_insert", sql: m2 },
   { tag: "0003_soft_nocturne", sql: m3 },
   { tag: "0004_scheduled_messages", sql: m4 },
+  { tag: "0005_military_doctor_spectrum", sql: m5 },
 ];

@@ -1,3 +1,4 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
 
@@ -21,6 +22,8 @@ export const outbox = sqliteTable(
     /** Not before this time (UNIX seconds): lets a sender back off after failures. */
     nextAttemptAt: integer("next_attempt_at").notNull(),
     lastError: text("last_error"),
+    /** When the sender stopped trying (attempts ran out, or a permanent refusal); null otherwise. */
+    gaveUpAt: integer("gave_up_at"),
   },
   (table) => [index("outbox_pending").on(table.sentAt, table.nextAttemptAt)],
 );
@@ -42,4 +45,68 @@ export type OutboxItem = {
 
 export function enqueueOutbox(tx: Tx, item: OutboxItem, now: number) {
   tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
+  queueMicrotask(notifyQueued);
+}
+
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/**
+ * Told after enqueueOutbox, so the sender can start at once rather than at its next sweep.
+ * It runs as a microtask: write() callbacks are synchronous, so by then the transaction has
+ * committed (or rolled back, and the sender finds nothing new, which is harmless).
+ */
+let queuedListener: (() => void) | null = null;
+
+export function onOutboxQueued(listener: (() => void) | null) {
+  queuedListener = listener;
+}
+
+function notifyQueued() {
+  queuedListener?.();
+}
+
+/** The first item due at `now` among `kinds` that is neither sent nor given up, by ID. */
+export function nextDueOutboxItem(db: Reader, now: number, kinds: readonly string[]): OutboxRow | undefined {
+  if (kinds.length === 0) return undefined;
+  return db
+    .select()
+    .from(outbox)
+    .where(and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt), lte(outbox.nextAttemptAt, now), inArray(outbox.kind, kinds as OutboxItem["kind"][])))
+    .orderBy(asc(outbox.id))
+    .limit(1)
+    .get();
+}
+
+/** Items still to deliver (neither sent nor given up), by kind. */
+export function countPendingOutbox(db: Reader): Map<string, number> {
+  const rows = db
+    .select({ kind: outbox.kind, count: sql<number>`count(*)` })
+    .from(outbox)
+    .where(and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt)))
+    .groupBy(outbox.kind)
+    .all();
+  return new Map(rows.map((row) => [row.kind, row.count]));
+}
+
+export function getOutboxItem(db: Reader, id: number): OutboxRow | undefined {
+  return db.select().from(outbox).where(eq(outbox.id, id)).get();
+}
+
+/** Delivered: never tried again. Only a pending item is marked, so a mark is never repeated. */
+export function markOutboxSent(tx: Tx, id: number, attempts: number, now: number) {
+  tx.update(outbox).set({ sentAt: now, attempts, lastError: null }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+}
+
+/** A failed try: counted, and the next one not before `nextAttemptAt`. */
+export function markOutboxFailed(tx: Tx, id: number, attempts: number, nextAttemptAt: number, error: string) {
+  tx.update(outbox).set({ attempts, nextAttemptAt, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+}
+
+export function markOutboxGivenUp(tx: Tx, id: number, attempts: number, now: number, error: string) {
+  tx.update(outbox).set({ attempts, gaveUpAt: now, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+}
+
+/** Forgets items finished (sent or given up) before `before`: the table keeps recent history only. */
+export function pruneFinishedOutbox(tx: Tx, before: number) {
+  tx.delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.gaveUpAt, before))).run();
 }

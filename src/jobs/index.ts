@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { startOutboxSender } from "./outbox";
 import { startQueueCollection } from "./queueCollection";
 
 /**
@@ -8,6 +9,7 @@ import { startQueueCollection } from "./queueCollection";
  */
 export function startJobs(config: Config): { stop(): void } {
   const stops = [startQueueCollection(config.queueTimeoutSeconds)];
+  stops.push(startOutboxSender(config));
   return {
     stop() {
       for (const stop of stops) stop();

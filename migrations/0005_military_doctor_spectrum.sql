@@ -1,0 +1,1 @@
+ALTER TABLE `outbox` ADD `gave_up_at` integer;

@@ -1,0 +1,48 @@
+import type { Config } from "../config";
+import { countPendingOutbox, onOutboxQueued } from "../db/outbox";
+import { read } from "../db/transaction";
+import { log } from "../log";
+import { configureMail } from "../outbox/mail";
+import { heldKinds, nudgeOutbox, pruneOutbox, startOutboxRunner, stopOutboxRunner } from "../outbox/runner";
+
+const PRUNE_EVERY_MS = 24 * 3600 * 1000;
+
+/**
+ * The outbox sender (outbox/runner.ts): nudged after every commit that queued an item, swept on
+ * an interval for retries that came due, and run once at start for what was queued or came due
+ * while the server was down. A plain setInterval, since tests sweep more than once a second.
+ */
+export function startOutboxSender(config: Config): () => void {
+  configureMail(config.smtp);
+  announceMail(config);
+  startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
+  onOutboxQueued(() => void nudgeOutbox());
+  let prunedAt = 0;
+  const sweep = () => {
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      pruneOutbox();
+    }
+    void nudgeOutbox();
+  };
+  sweep();
+  const timer = setInterval(sweep, Math.max(100, config.outboxSweepSeconds * 1000));
+  timer.unref?.();
+  return () => {
+    clearInterval(timer);
+    onOutboxQueued(null);
+    stopOutboxRunner();
+  };
+}
+
+function announceMail(config: Config) {
+  const waiting = read((db) => countPendingOutbox(db));
+  const held = new Set<string>(heldKinds());
+  const mails = [...waiting].filter(([kind]) => held.has(kind)).reduce((sum, [, count]) => sum + count, 0);
+  if (config.smtp) {
+    const { host, port, security, from } = config.smtp;
+    log.info(`E-mail goes out through ${host}:${port} (${security}) from ${from}`);
+  } else {
+    log.warn(`No SMTP server configured (PARLEY_SMTP_HOST): e-mails are kept in the outbox${mails ? ` (${mails} waiting)` : ""} and sent once one is configured and Parley restarted`);
+  }
+}
