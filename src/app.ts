@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
 import { startJobs } from "./jobs";
+import { configureOutgoingWebhooks } from "./outbox/webhooks";
 import { conventions } from "./http/conventions";
 import { authRoutes } from "./routes/auth";
 import { botRoutes } from "./routes/bots";
@@ -19,6 +20,7 @@ import { pushDeviceRoutes } from "./routes/pushDevices";
 import { reactionRoutes } from "./routes/reactions";
 import { realmDefaultsRoutes } from "./routes/realmDefaults";
 import { savedSnippetRoutes } from "./routes/savedSnippets";
+import { scheduledMessageRoutes } from "./routes/scheduledMessages";
 import { serverRoutes } from "./routes/server";
 import { settingsRoutes } from "./routes/settings";
 import { subscriptionRoutes } from "./routes/subscriptions";
@@ -31,7 +33,7 @@ import { webRoutes } from "./web/routes";
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
   onCommit(publish);
-  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes);
+  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 
@@ -45,6 +47,7 @@ export type App = ReturnType<typeof createApp>;
  */
 export function startBackground(config: Config): { stop(): void } {
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
+  configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,
     queueTimeoutSeconds: config.queueTimeoutSeconds,

@@ -28,6 +28,14 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
+  /** How often due scheduled messages are looked for, in whole seconds (1-59). */
+  scheduledCheckSeconds: number;
+  /** How long an outgoing webhook's service may take to answer before the try counts as failed. */
+  webhookTimeoutSeconds: number;
+  /** Tries of one outgoing-webhook notification before its bot's owner is told it failed. */
+  webhookMaxAttempts: number;
+  /** Whether outgoing webhooks may reach loopback and link-local addresses (a service on this machine). */
+  webhookAllowLoopback: boolean;
   /** Outgoing mail; null when PARLEY_SMTP_HOST is unset (mail then waits in the outbox). */
   smtp: SmtpConfig | null;
   /** First retry delay of a failed outbox item; each further failure doubles it. */
@@ -107,6 +115,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
     deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
+    scheduledCheckSeconds: intFromEnv("PARLEY_SCHEDULED_CHECK_SECONDS", 1),
+    webhookTimeoutSeconds: intFromEnv("PARLEY_WEBHOOK_TIMEOUT_SECONDS", 10),
+    webhookMaxAttempts: Math.max(1, intFromEnv("PARLEY_WEBHOOK_MAX_ATTEMPTS", 4)),
+    webhookAllowLoopback: ["1", "true", "yes"].includes((env("PARLEY_WEBHOOK_ALLOW_LOOPBACK") ?? "").toLowerCase()),
     smtp: smtpFromEnv(),
     outboxRetryBaseSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_BASE_SECONDS", 60),
     outboxRetryMaxSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_MAX_SECONDS", 3600),

@@ -4,19 +4,21 @@
  */
 import type { ChannelEvent } from "./kinds/channels";
 import type { DraftsEvent } from "./kinds/drafts";
+import type { InvitesChangedEvent } from "./kinds/invites";
 import type { RealmLinkifiersEvent } from "./kinds/linkifiers";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
 import type { MessageSendEvent } from "./kinds/messages";
 import type { RealmUserSettingsDefaultsEvent } from "./kinds/realmUserSettingsDefaults";
 import type { SavedSnippetsEvent } from "./kinds/savedSnippets";
+import type { ScheduledMessagesEvent } from "./kinds/scheduledMessages";
 import type { LegacySettingsEvent } from "./kinds/settings";
 import type { TypingEditMessageEvent, TypingEvent } from "./kinds/typing";
 import type { UserEvent } from "./kinds/users";
 import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { startOutboxSender } from "./outbox";
 import { startQueueCollection } from "./queueCollection";
+import { startScheduledDelivery } from "./scheduledDelivery";
 
 /**
  * Every timer the server runs, started and stopped here and nowhere else, so one file answers
@@ -10,6 +11,7 @@ import { startQueueCollection } from "./queueCollection";
 export function startJobs(config: Config): { stop(): void } {
   const stops = [startQueueCollection(config.queueTimeoutSeconds)];
   stops.push(startOutboxSender(config));
+  stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   return {
     stop() {
       for (const stop of stops) stop();

@@ -2,6 +2,7 @@ import type { Realm } from "../../db/realm";
 import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import type { QueueSpec } from "../spec";
+import * as absent from "./absentFeatures";
 import { defaultStreamsState, streamState, subscriptionState } from "./channels";
 import { draftsState } from "./drafts";
 import { realmLinkifiersState } from "./linkifiers";
@@ -12,6 +13,7 @@ import { realmState } from "./realm";
 import { realmUserState } from "./realmUsers";
 import { realmUserSettingsDefaultsState } from "./realmUserSettingsDefaults";
 import { savedSnippetsState } from "./savedSnippets";
+import { scheduledMessagesState } from "./scheduledMessages";
 import { userGroupsState } from "./userGroups";
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from "./userSettings";
 import { userStatusState } from "./userStatus";
@@ -36,9 +38,10 @@ export interface UserStateContext extends StateContext {
 
 export type Fields = Record<string, unknown>;
 
+/** `unless`: another section whose presence in the request replaces this one. */
 type Section =
-  | { spectators: true; build: (db: Reader, context: StateContext) => Fields }
-  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields };
+  | { spectators: true; build: (db: Reader, context: StateContext) => Fields; unless?: string }
+  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields; unless?: string };
 
 const SECTIONS: Record<string, Section> = {
   realm: { spectators: true, build: realmState },
@@ -48,6 +51,7 @@ const SECTIONS: Record<string, Section> = {
   realm_user_settings_defaults: { spectators: false, build: realmUserSettingsDefaultsState },
   user_settings: { spectators: false, build: userSettingsState },
   drafts: { spectators: false, build: draftsState },
+  scheduled_messages: { spectators: false, build: scheduledMessagesState },
   update_display_settings: { spectators: false, build: legacyDisplaySettingsState },
   update_global_notifications: { spectators: false, build: legacyNotificationSettingsState },
   subscription: { spectators: false, build: subscriptionState },
@@ -61,6 +65,24 @@ const SECTIONS: Record<string, Section> = {
   realm_linkifiers: { spectators: true, build: realmLinkifiersState },
   saved_snippets: { spectators: false, build: savedSnippetsState },
   user_status: { spectators: false, build: userStatusState },
+  // Features Parley lacks: the reference's empty values (absentFeatures.ts).
+  alert_words: { spectators: false, build: absent.alertWordsState },
+  custom_profile_fields: { spectators: true, build: absent.customProfileFieldsState },
+  onboarding_steps: { spectators: false, build: absent.onboardingStepsState },
+  muted_users: { spectators: false, build: absent.mutedUsersState },
+  muted_topics: { spectators: false, build: absent.mutedTopicsState, unless: "user_topic" },
+  presence: { spectators: false, build: absent.presenceState },
+  realm_domains: { spectators: false, build: absent.realmDomainsState },
+  realm_emoji: { spectators: true, build: absent.realmEmojiState },
+  realm_filters: { spectators: true, build: absent.realmFiltersState },
+  realm_playgrounds: { spectators: true, build: absent.realmPlaygroundsState },
+  realm_embedded_bots: { spectators: false, build: absent.realmEmbeddedBotsState },
+  realm_incoming_webhook_bots: { spectators: false, build: absent.realmIncomingWebhookBotsState },
+  default_stream_groups: { spectators: false, build: absent.defaultStreamGroupsState },
+  stop_words: { spectators: false, build: absent.stopWordsState },
+  video_calls: { spectators: false, build: absent.videoCallsState },
+  giphy: { spectators: false, build: absent.giphyState },
+  realm_billing: { spectators: false, build: absent.realmBillingState },
 };
 
 /** The sections asked for (null: all); names this server does not know are ignored. */
@@ -68,6 +90,7 @@ export function buildState(db: Reader, context: StateContext | UserStateContext,
   const state: Fields = {};
   for (const [name, section] of Object.entries(SECTIONS)) {
     if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) continue;
+    if (section.unless !== undefined && (fetchEventTypes === null || fetchEventTypes.includes(section.unless))) continue;
     if (section.spectators) Object.assign(state, section.build(db, context));
     else if ("viewer" in context) Object.assign(state, section.build(db, context));
   }

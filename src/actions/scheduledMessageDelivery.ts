@@ -1,0 +1,94 @@
+import { dueScheduledMessageIds, findScheduledMessageById, markScheduledMessageDelivered, markScheduledMessageFailed, type ScheduledMessage } from "../db/scheduledMessages";
+import { read, write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { findUserById, type User } from "../db/users";
+import { ApiError } from "../http/errors";
+import { log } from "../log";
+import { now } from "../model/clock";
+import { scheduledMessageToApi } from "../shapes/scheduledMessages";
+import { notificationBot } from "./channelAnnouncements";
+import { sendMessageInTransaction } from "./sendMessage";
+
+/**
+ * Sending scheduled messages when they are due (spec 3: Pending → sent with a new message ID).
+ *
+ * Exactly once: each message is sent by the same send as POST /messages, in one transaction
+ * that first re-reads the row and then marks it delivered, so a crash at any moment leaves it
+ * either unsent and still due (sent at the next start) or sent and marked, never both.
+ *
+ * A refused delivery (channel archived or gone, sender deactivated, no longer allowed) rolls
+ * that transaction back; a second one records `failed` with the reason, tells the sender's
+ * clients (scheduled_messages update) and has the notification bot tell the sender, as the
+ * reference does. The row stays, so nothing the sender wrote is lost.
+ */
+
+/** Messages delivered per run at most; the next run (a second later) goes on. */
+const BATCH = 500;
+
+/** Why a delivery is refused before the send is even tried. */
+class SenderDeactivated extends Error {}
+
+/** Sends every message due by now; answers how many were tried. */
+export function deliverDueScheduledMessages(at: number = now()): number {
+  const due = read((db) => dueScheduledMessageIds(db, at, BATCH));
+  for (const id of due) deliverOne(id, at);
+  return due.length;
+}
+
+const stillDue = (row: ScheduledMessage | undefined, at: number): row is ScheduledMessage => row !== undefined && !row.delivered && !row.failed && row.scheduledTimestamp <= at;
+
+function deliverOne(id: number, at: number) {
+  try {
+    write((tx) => {
+      const row = findScheduledMessageById(tx, id);
+      // Edited, cancelled or delivered since it was listed.
+      if (!stillDue(row, at)) return;
+      const sender = findUserById(tx, row.senderId);
+      if (!sender?.isActive) throw new SenderDeactivated();
+      const sent = sendMessageInTransaction(tx, sender, {
+        type: row.type,
+        to: JSON.stringify(row.type === "stream" ? row.to[0] : row.to),
+        topic: row.topic,
+        content: row.content,
+        client: row.client,
+        readBySender: row.readBySender,
+      });
+      markScheduledMessageDelivered(tx, row.id, sent.id);
+      tx.emit({ type: "scheduled_messages", op: "remove", scheduled_message_id: row.id }, [sender.id]);
+    });
+  } catch (error) {
+    recordFailure(id, at, error);
+  }
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof SenderDeactivated) return "Account is deactivated";
+  if (error instanceof ApiError) return error.message;
+  return "Internal server error";
+}
+
+function recordFailure(id: number, at: number, error: unknown) {
+  const reason = failureMessage(error);
+  if (!(error instanceof ApiError) && !(error instanceof SenderDeactivated)) log.error(`Scheduled message ${id} could not be sent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  else log.info(`Scheduled message ${id} not sent: ${reason}`);
+  write((tx) => {
+    if (!stillDue(findScheduledMessageById(tx, id), at)) return;
+    const failed = markScheduledMessageFailed(tx, id, reason);
+    const sender = findUserById(tx, failed.senderId);
+    // As the reference: a deactivated sender has nobody to tell.
+    if (!sender?.isActive || error instanceof SenderDeactivated) return;
+    tx.emit({ type: "scheduled_messages", op: "update", scheduled_message: scheduledMessageToApi(failed) }, [sender.id]);
+    tellSender(tx, sender, failed, reason);
+  });
+}
+
+/** The notification bot's direct message, in the reference's words. */
+function tellSender(tx: Tx, sender: User, failed: ScheduledMessage, reason: string) {
+  const when = new Date(failed.scheduledTimestamp * 1000).toISOString().replace(/\.000Z$/, "Z");
+  const quoted = reason
+    .split("\n")
+    .map((line) => `> ${line}`)
+    .join("\n");
+  const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n${quoted}\n\n[View scheduled messages](#scheduled)`;
+  sendMessageInTransaction(tx, notificationBot(tx), { type: "private", to: JSON.stringify([sender.id]), content, client: "Internal", readBySender: false });
+}

@@ -1,0 +1,9 @@
+import { listUndeliveredScheduledMessages } from "../../db/scheduledMessages";
+import type { Reader } from "../../db/types";
+import { scheduledMessageToApi } from "../../shapes/scheduledMessages";
+import type { UserStateContext } from "./index";
+
+/** scheduled_messages: the viewer's messages not yet sent, failed ones included, soonest first. */
+export function scheduledMessagesState(db: Reader, { viewer }: UserStateContext) {
+  return { scheduled_messages: listUndeliveredScheduledMessages(db, viewer.id).map(scheduledMessageToApi) };
+}

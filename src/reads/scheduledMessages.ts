@@ -1,0 +1,7 @@
+import { listUndeliveredScheduledMessages } from "../db/scheduledMessages";
+import { read } from "../db/transaction";
+import type { User } from "../db/users";
+import { scheduledMessageToApi, type ApiScheduledMessage } from "../shapes/scheduledMessages";
+
+/** GET /scheduled_messages: the caller's own, not yet sent, soonest first; nobody sees another's. */
+export const listOwnScheduledMessages = (viewer: User): ApiScheduledMessage[] => read((db) => listUndeliveredScheduledMessages(db, viewer.id).map(scheduledMessageToApi));
