@@ -10,6 +10,7 @@ import { SERVER_VERSION } from "../version";
 import { issueSetupCode } from "../web/setup/code";
 import { announceNewInstall, announceSetupCode } from "./announce";
 import { SERVE_USAGE } from "./usage";
+import { applySmtpOptions, SMTP_OPTIONS } from "./smtpOptions";
 import { CommandError, UsageError } from "./errors";
 
 // Long-polls wait up to the heartbeat interval and clients up to 90 s; Bun's default idle
@@ -29,6 +30,7 @@ export async function runServe(args: string[]): Promise<number> {
       port: { type: "string" },
       init: { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      ...SMTP_OPTIONS,
     },
     strict: true,
     allowPositionals: false,
@@ -42,6 +44,7 @@ export async function runServe(args: string[]): Promise<number> {
     port = Number(values.port);
     if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${values.port}'.`);
   }
+  applySmtpOptions(values);
   const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port });
   log.setLevel(config.logLevel);
   const { created } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });

@@ -1,3 +1,5 @@
+import { SMTP_USAGE } from "./smtpOptions";
+
 export const MAIN_USAGE = `Parley: a self-hosted team chat server in one executable.
 
 Usage: parley COMMAND [OPTIONS]
@@ -5,6 +7,7 @@ Usage: parley COMMAND [OPTIONS]
 Commands:
   serve     Run the server (the default when no command is given)
   init      Create the organization and its owner without the setup page
+  mail-test Send a test e-mail with the SMTP settings
   version   Print the version
   help      Show this help, or 'parley help COMMAND' for one command
 
@@ -41,6 +44,13 @@ Environment:
   PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT   Failed logins allowed for one account, all addresses
                                        (default 100); not counted where the account signed in lately
   PARLEY_LOGIN_FAILURE_WINDOW_SECONDS  The window for those limits; a limit of 0 is off (default 900)
+  PARLEY_OUTBOX_RETRY_BASE_SECONDS     First delay before retrying a failed e-mail or webhook,
+                                       doubled on each failure (default 60)
+  PARLEY_OUTBOX_RETRY_MAX_SECONDS      Longest delay between retries (default 3600)
+  PARLEY_OUTBOX_MAX_ATTEMPTS           Tries before an e-mail is given up (default 30, about a day)
+  PARLEY_OUTBOX_SWEEP_SECONDS          How often due retries are looked for (default 30)
+
+${SMTP_USAGE}
 `;
 
 export const INIT_USAGE = `Usage: parley init --data-dir DIR --org-name NAME --email EMAIL --password PASS [--full-name NAME] [--url URL]
@@ -59,7 +69,20 @@ Options:
   -h, --help         Show this help
 `;
 
-const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE };
+export const MAIL_TEST_USAGE = `Usage: parley mail-test --to ADDRESS [SMTP OPTIONS]
+
+Sends one test message at once with the SMTP settings the server would use (environment
+PARLEY_SMTP_* or the options below), and says whether the mail server took it, or why not.
+It needs no data directory and leaves the server's outbox alone.
+
+Options:
+  --to ADDRESS           Who gets the test message
+  -h, --help             Show this help
+
+${SMTP_USAGE}
+`;
+
+const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE };
 
 /** The help text of one command, or undefined for a command that does not exist. */
 export const usageOf = (command: string): string | undefined => USAGES[command];
