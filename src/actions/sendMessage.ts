@@ -11,6 +11,7 @@ import { isHumanClient } from "../messages/client";
 import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic } from "../messages/content";
 import { emitMessage } from "./messageDelivery";
+import { queueOutgoingWebhooks } from "./outgoingWebhooks";
 import { applyMentions } from "../messages/mentionFlags";
 import { type Address, parseAddress, resolveDestination } from "../messages/recipients";
 import { applyTopicPolicyChanges, mentionedTopicPolicyChanges, senderTopicPolicyChange, type TopicInSending } from "./automaticTopicPolicies";
@@ -127,6 +128,7 @@ function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
 
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
   emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
+  queueOutgoingWebhooks(tx, realm, { message, sender, destination, mentionedUserIds: draft.rendered.mentionedUserIds });
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
 }
 

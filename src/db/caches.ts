@@ -18,7 +18,8 @@ import { rawStatement } from "./prepared";
  * Only db/ needs to know this: writes that would leave a copy stale take a Tx, which a send's
  * SendTx is not.
  */
-export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers";
+export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers"
+  | "outgoingWebhookBots";
 
 /** A write() (anything may change) or a group-committed batch of message sends. */
 export type TransactionKind = "write" | "send";

@@ -1,0 +1,32 @@
+import { and, eq } from "drizzle-orm";
+import { BotType } from "../model/bots";
+import { cachedUntilChange } from "./caches";
+import { prepared } from "./prepared";
+import type { Reader } from "./types";
+import { botServices, users, type BotService, type User } from "./users";
+
+/**
+ * Which users are active outgoing-webhook bots. Every send with a mention asks, so the answer
+ * is kept in memory (db/caches.ts): bots are created, changed and deactivated only in write()
+ * transactions, which refresh it. Most organizations have none, and then a send pays one
+ * size check.
+ */
+const activeWebhookBots = prepared((db) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.botType, BotType.OUTGOING_WEBHOOK), eq(users.isActive, true)))
+    .prepare(),
+);
+
+const currentIds = cachedUntilChange("outgoingWebhookBots", (): ReadonlySet<number> => new Set(activeWebhookBots().all().map((row) => row.id)));
+
+export function outgoingWebhookBotIds(_db: Reader): ReadonlySet<number> {
+  return currentIds();
+}
+
+/** A bot with its service configuration, as a delivery needs it; undefined once it is gone. */
+export function findWebhookBot(db: Reader, botId: number): { bot: User; service: BotService } | undefined {
+  const row = db.select().from(users).innerJoin(botServices, eq(botServices.botId, users.id)).where(eq(users.id, botId)).get();
+  return row ? { bot: row.users, service: row.bot_services } : undefined;
+}

@@ -1,0 +1,140 @@
+import { nativeWebhookBody, notifyBotOwner, postBotReply, slackWebhookBody, webhookTarget } from "../actions/outgoingWebhooks";
+import type { OutgoingWebhookPayload } from "../db/outbox";
+import { ServiceInterface } from "../model/bots";
+import { SERVER_VERSION } from "../version";
+import { type Deliverer, GiveUp, RetryLater } from "./deliverers";
+import { refusedWebhookUrl } from "./webhookUrls";
+
+/**
+ * Delivers outgoing-webhook notifications (spec 4.20) queued by actions/outgoingWebhooks.ts:
+ * one POST to the bot's service, then what its answer asks for. Answers follow the reference:
+ * `content` (or `response_string`; `text` for the Slack format) makes the bot reply in the
+ * conversation, `response_not_required` or an empty answer makes it say nothing.
+ *
+ * Failures: a timeout, a connection error or a 5xx/408/429 answer is tried again with the
+ * outbox's backoff; after the last try the bot says "Failure! Bot is unavailable" in the
+ * conversation and the notification bot tells its owner why. A refused URL or another 4xx
+ * is not retried. The reference does not retry 5xx answers; a service restarting is the
+ * common cause of those, so here they are retried.
+ */
+
+export interface WebhookSettings {
+  timeoutSeconds: number;
+  /** Tries before giving up (the first included). */
+  maxAttempts: number;
+  allowLoopback: boolean;
+  /** The port this server listens on, so a service URL cannot point back at it. */
+  ownPort: number | null;
+}
+
+let settings: WebhookSettings = { timeoutSeconds: 10, maxAttempts: 4, allowLoopback: false, ownPort: null };
+
+export function configureOutgoingWebhooks(values: WebhookSettings) {
+  settings = values;
+}
+
+/** A service answer longer than this is not read: no reply is that long. */
+const MAX_ANSWER_BYTES = 1 << 20;
+
+const RETRIED_STATUSES = new Set([408, 429]);
+
+export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
+  get maxAttempts() {
+    return settings.maxAttempts;
+  },
+  async deliver(payload, attempt) {
+    const target = webhookTarget(payload);
+    // A bot deactivated (or changed into another kind) since the message: nothing to notify.
+    if (!target) return;
+    const url = target.service.baseUrl;
+    const refused = await refusedWebhookUrl(url, { ...settings, realmUrl: target.realm.url });
+    if (refused) throw new GiveUp(`The webhook was not sent: ${refused}.`);
+
+    const slack = target.service.interface === ServiceInterface.SLACK;
+    const form = slack ? slackWebhookBody(target, payload) : undefined;
+    if (slack && !form) {
+      await postBotReply(payload, "Failure! Slack outgoing webhooks don't support direct messages.");
+      return;
+    }
+    const headers: Record<string, string> = {
+      "User-Agent": `ParleyOutgoingWebhook/${SERVER_VERSION}`,
+      // The same on every try of one notification, so a service may drop repeats.
+      "X-Parley-Delivery": String(attempt.itemId),
+    };
+    let body: string;
+    if (form) {
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      body = form.toString();
+    } else {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(nativeWebhookBody(target, payload));
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(settings.timeoutSeconds * 1000) });
+      text = await readAnswer(response);
+    } catch (error) {
+      if (error instanceof GiveUp) throw error;
+      const name = (error as Error)?.name;
+      if (name === "TimeoutError" || name === "AbortError") throw new RetryLater(`Request timed out after ${settings.timeoutSeconds} seconds.`);
+      throw new RetryLater(`When trying to send a request to the webhook service, an exception occurred:\n\`\`\`\n${(error as Error)?.message ?? error}\n\`\`\``);
+    }
+
+    if (response.status >= 200 && response.status < 300) return await handleAnswer(payload, text, slack);
+    const detail = `The webhook got a response with status code *${response.status}*.${text.trim() === "" ? "" : `\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 2000)}\n\`\`\``}`;
+    if (response.status >= 500 || RETRIED_STATUSES.has(response.status)) throw new RetryLater(detail);
+    if (response.status >= 300 && response.status < 400) throw new GiveUp(`${detail}\nRedirects are not followed; give the bot the final URL.`);
+    throw new GiveUp(detail);
+  },
+  gaveUp(payload, error) {
+    void postBotReply(payload, "Failure! Bot is unavailable");
+    notifyBotOwner(payload, error);
+  },
+};
+
+async function readAnswer(response: Response): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  if (declared > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw new GiveUp(`The webhook's answer is ${declared} bytes; at most ${MAX_ANSWER_BYTES} are read.`);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length > MAX_ANSWER_BYTES) throw new GiveUp(`The webhook's answer is over ${MAX_ANSWER_BYTES} bytes.`);
+  return new TextDecoder().decode(bytes);
+}
+
+/** A 2xx answer: a reply to post, nothing, or an answer the bot cannot use (reported, not retried). */
+async function handleAnswer(payload: OutgoingWebhookPayload, text: string, slack: boolean) {
+  if (text.trim() === "") return;
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    return await unusableAnswer(payload, text, "Invalid JSON in response");
+  }
+  // Older bot servers answered the JSON string "" for "no reply".
+  if (answer === "") return;
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return await unusableAnswer(payload, text, "Invalid response format");
+  const content = replyContent(answer as Record<string, unknown>, slack);
+  if (content === null || content.trim() === "") return;
+  await postBotReply(payload, content);
+}
+
+function replyContent(answer: Record<string, unknown>, slack: boolean): string | null {
+  const asText = (value: unknown) => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
+  if (slack) return "text" in answer ? asText(answer.text) : null;
+  if (answer.response_not_required === true) return null;
+  if ("response_string" in answer) return asText(answer.response_string);
+  if ("content" in answer) return asText(answer.content);
+  return null;
+}
+
+async function unusableAnswer(payload: OutgoingWebhookPayload, text: string, reason: string) {
+  await postBotReply(payload, `Failure! ${reason}`);
+  notifyBotOwner(
+    payload,
+    `The outgoing webhook server attempted to send a message, but that request resulted in the following error:\n> ${reason}\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 2000)}\n\`\`\``,
+  );
+}
