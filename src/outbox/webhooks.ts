@@ -12,8 +12,9 @@ import { refusedWebhookUrl } from "./webhookUrls";
  * conversation, `response_not_required` or an empty answer makes it say nothing.
  *
  * Failures: a timeout, a connection error or a 5xx/408/429 answer is tried again with the
- * outbox's backoff; after the last try the bot says "Failure! Bot is unavailable" in the
- * conversation and the notification bot tells its owner why. A refused URL or another 4xx
+ * outbox's backoff; after the last try the bot says "Failure! Bot is unavailable" (or "Third
+ * party responded with <status>") in the conversation and the notification bot tells its
+ * owner why. A refused URL or another 4xx
  * is not retried. The reference does not retry 5xx answers; a service restarting is the
  * common cause of those, so here they are retried.
  */
@@ -89,7 +90,9 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
     throw new GiveUp(detail);
   },
   gaveUp(payload, error) {
-    void postBotReply(payload, "Failure! Bot is unavailable");
+    // The reference's words: the service's status when it answered, otherwise unavailable.
+    const status = /status code \*(\d+)\*/.exec(error)?.[1];
+    void postBotReply(payload, status ? `Failure! Third party responded with ${status}` : "Failure! Bot is unavailable");
     notifyBotOwner(payload, error);
   },
 };

@@ -189,7 +189,7 @@ describe("failures", () => {
     expect(requests[1].body).toEqual(requests[0].body);
   });
 
-  test("a service that always fails is tried three times; the owner is told and the bot says it is unavailable", async () => {
+  test("a service that always fails is tried three times; the owner is told and the bot says so in the conversation", async () => {
     const owner = org.member;
     const bot = await webhookBot(owner, () => new Response("boom", { status: 500 }));
     const before = messagesFrom(notificationBotId()).length;
@@ -202,8 +202,36 @@ describe("failures", () => {
     expect(notice.content).toContain("boom");
     expect(notice.recipient_id).toBe(directRecipientOf([notificationBotId(), owner.id])!);
     const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
-    expect(failure.content).toBe("Failure! Bot is unavailable");
+    expect(failure.content).toBe("Failure! Third party responded with 500");
     expect(failure.recipient_id).toBe(directRecipientOf([org.member2.id, bot.id])!);
+  }, 20_000);
+
+  test("a service nobody listens for is retried, then the bot is unavailable and the owner told", async () => {
+    const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${closed.port}/nobody`;
+    closed.stop(true);
+    const bot = await webhookBot(org.member, () => json({}), { url });
+    const before = messagesFrom(notificationBotId()).length;
+    await sendOk(org.member2, directMessage([bot.id], "anyone?"));
+    const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice", 15_000);
+    expect(notice.content).toContain("exception occurred");
+    const attempts = queryServer<{ attempts: number; gave_up_at: number | null }>(org.server, "SELECT attempts, gave_up_at FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${bot.id},%`);
+    expect(attempts).toEqual([{ attempts: 3, gave_up_at: expect.any(Number) }]);
+    const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
+    expect(failure.content).toBe("Failure! Bot is unavailable");
+  }, 20_000);
+
+  test("a service slower than the timeout is given up on for that try, and tried again", async () => {
+    const bot = await webhookBot(org.member, async (_request, count) => {
+      if (count === 1) await Bun.sleep(1500);
+      return json({ content: `answer ${count}` });
+    });
+    await sendOk(org.member2, directMessage([bot.id], "quick?"));
+    const replies = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply", 15_000);
+    await Bun.sleep(300);
+    // The slow first answer came after the timeout and was dropped: only the second is posted.
+    expect(messagesFrom(bot.id).map((reply) => reply.content)).toEqual(["answer 2"]);
+    expect(replies).toHaveLength(1);
   }, 20_000);
 
   test("a 4xx answer is not retried; the owner is told at once", async () => {
