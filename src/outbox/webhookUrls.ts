@@ -30,9 +30,20 @@ export interface UrlPolicy {
 
 const defaultPort = (url: URL) => (url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
+/** An IPv4-mapped IPv6 address (::ffff:127.0.0.1, which URL parsing writes ::ffff:7f00:1) as IPv4. */
+function mappedIPv4(lower: string): string | null {
+  if (!lower.startsWith("::ffff:")) return null;
+  const rest = lower.slice(7);
+  if (isIP(rest) === 4) return rest;
+  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(rest);
+  if (!hex) return null;
+  const [high, low] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
 function isLocalOnly(address: string): boolean {
   const lower = address.toLowerCase();
-  const v4 = lower.startsWith("::ffff:") && isIP(lower.slice(7)) === 4 ? lower.slice(7) : lower;
+  const v4 = mappedIPv4(lower) ?? lower;
   if (isIP(v4) === 4) {
     const [a, b] = v4.split(".").map(Number);
     return a === 127 || a === 0 || (a === 169 && b === 254);
