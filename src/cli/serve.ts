@@ -65,7 +65,8 @@ export async function runServe(args: string[]): Promise<number> {
   }
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
   // the same tick, so no request is served before the restored queues are back.
-  const background = startBackground(config);
+  // With --port 0 the port is chosen now; what runs in the background is told the real one.
+  const background = startBackground({ ...config, port: app.server?.port ?? config.port });
   // Listening for signals before announcing the address: whoever reads the start line may stop
   // us at once, and a SIGTERM that finds no handler kills the process without a clean stop.
   const stopRequested = new Promise<void>((resolve) => {
