@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Reader, Tx } from "./types";
+import type { Reader, SendTx, Tx } from "./types";
 
 /**
  * The durable outbox: work for the outside world (e-mails now, outgoing webhooks later) is
@@ -41,9 +41,23 @@ export type OutboxItem = {
     /** The administrator's words for the e-mail; null when they wrote none. */
     comment: string | null;
   };
-};
+}
+  | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload };
 
-export function enqueueOutbox(tx: Tx, item: OutboxItem, now: number) {
+/**
+ * A message that triggered an outgoing-webhook bot (spec 4.20), captured in the send's
+ * transaction; the bot's URL and token are read at delivery, so a changed URL is used at once.
+ */
+export interface OutgoingWebhookPayload {
+  bot_id: number;
+  trigger: "mention" | "direct_message";
+  /** The message as the bot sees it, in the format of spec 2.3 (built by shapes/). */
+  message: { id: number; content: string; type: "stream" | "private"; [field: string]: unknown };
+  /** Where the bot's reply goes: the same conversation. */
+  reply_to: { type: "stream"; stream_id: number; topic: string } | { type: "private"; user_ids: number[] };
+}
+
+export function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
   tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
   queueMicrotask(notifyQueued);
 }

@@ -1,5 +1,6 @@
 import { accountDeactivatedEmail } from "./accountDeactivatedEmail";
 import type { Deliverer, OutboxKind } from "./deliverers";
+import { outgoingWebhook } from "./webhooks";
 
 /**
  * The deliverer of every outbox kind (the contract is in deliverers.ts). The type makes a new
@@ -7,4 +8,5 @@ import type { Deliverer, OutboxKind } from "./deliverers";
  */
 export const deliverers: { [K in OutboxKind]: Deliverer<K> } = {
   account_deactivated_email: accountDeactivatedEmail,
+  outgoing_webhook: outgoingWebhook,
 };
