@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
+import { configureInvitations } from "./actions/invites";
 import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
@@ -11,6 +12,7 @@ import { botRoutes } from "./routes/bots";
 import { channelRoutes } from "./routes/channels";
 import { deactivationRoutes } from "./routes/deactivation";
 import { draftRoutes } from "./routes/drafts";
+import { inviteRoutes } from "./routes/invites";
 import { eventRoutes } from "./routes/events";
 import { linkifierRoutes } from "./routes/linkifiers";
 import { messageEditRoutes } from "./routes/messageEdits";
@@ -34,6 +36,7 @@ import { webRoutes } from "./web/routes";
 export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
+  api.use(inviteRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 
@@ -47,6 +50,7 @@ export type App = ReturnType<typeof createApp>;
  */
 export function startBackground(config: Config): { stop(): void } {
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
+  configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => config.smtp !== null });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,

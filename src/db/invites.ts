@@ -92,3 +92,15 @@ export function overdueInvites(db: Reader, at: number, limit: number): Invite[] 
     .limit(limit)
     .all();
 }
+
+/** The outbox item of an invitation e-mail (db/outbox.ts), captured at invitation time. */
+export interface InvitationEmailPayload {
+  invite_id: number;
+  to: string;
+  inviter_name: string;
+  realm_name: string;
+  realm_url: string;
+  link: string;
+  /** UNIX seconds; null: the link never expires. */
+  expires_at: number | null;
+}

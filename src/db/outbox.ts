@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { InvitationEmailPayload } from "./invites";
 import type { Reader, SendTx, Tx } from "./types";
 
 /**
@@ -42,7 +43,8 @@ export type OutboxItem = {
     comment: string | null;
   };
 }
-  | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload };
+  | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload }
+  | { kind: "invitation_email"; payload: InvitationEmailPayload };
 
 /**
  * A message that triggered an outgoing-webhook bot (spec 4.20), captured in the send's

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
@@ -11,6 +12,7 @@ import { startScheduledDelivery } from "./scheduledDelivery";
 export function startJobs(config: Config): { stop(): void } {
   const stops = [startQueueCollection(config.queueTimeoutSeconds)];
   stops.push(startOutboxSender(config));
+  stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   return {
     stop() {

@@ -1,5 +1,6 @@
 import { accountDeactivatedEmail } from "./accountDeactivatedEmail";
 import type { Deliverer, OutboxKind } from "./deliverers";
+import { invitationEmail } from "./invitationEmail";
 import { outgoingWebhook } from "./webhooks";
 
 /**
@@ -8,5 +9,6 @@ import { outgoingWebhook } from "./webhooks";
  */
 export const deliverers: { [K in OutboxKind]: Deliverer<K> } = {
   account_deactivated_email: accountDeactivatedEmail,
+  invitation_email: invitationEmail,
   outgoing_webhook: outgoingWebhook,
 };

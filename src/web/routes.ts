@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { findOrganization } from "../reads/organization";
 import { htmlResponse } from "./html";
+import { joinRoutes } from "./invite/routes";
 import { setupPage } from "./setup/page";
 import { setupRoutes } from "./setup/routes";
 import { signInPage } from "./signIn/page";
@@ -20,4 +21,5 @@ export const webRoutes = new Elysia()
     { query: t.Object({}) },
   )
   .use(setupRoutes)
-  .use(signInRoutes);
+  .use(signInRoutes)
+  .use(joinRoutes);

@@ -39,6 +39,8 @@ export const APPLIERS: Record<string, Applier> = {
   "typing_edit_message stop": nothing,
   "reaction add": nothing,
   "reaction remove": nothing,
+  // Invitations have no register section; clients refetch GET /invites.
+  invites_changed: nothing,
 
   "realm_user add"(state, { person }) {
     upsert(state.realm_users, "user_id", person);

@@ -6,6 +6,7 @@ import { APPLIERS, applyEvents } from "./appliers";
 import { MODERN, SEEN_KINDS, comparable } from "./harness";
 import { declaredEventKinds } from "./kinds";
 import { channelScenarios } from "./channels";
+import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
 
@@ -26,6 +27,7 @@ afterAll(() => org.server.dispose());
 peopleScenarios(() => org);
 channelScenarios(() => org);
 messageScenarios(() => org);
+inviteScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
 describe("queue events", () => {

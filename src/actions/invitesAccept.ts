@@ -1,0 +1,93 @@
+import { inviteAudience, usableInvitation } from "../access/invites";
+import { userGroupAudience } from "../access/userGroups";
+import { defaultChannelIds, findChannelById, type Channel } from "../db/channels";
+import { findGroupById, userGroupMembers } from "../db/groups";
+import { pendingEmailInvitesTo, setInviteStatus, type Invite } from "../db/invites";
+import { getRealm } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { findUserByEmail, findUserById, normalizeEmail, type User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { now } from "../model/clock";
+import type { Role } from "../model/roles";
+import { notificationBot, silentMention } from "./channelAnnouncements";
+import { sendMessageInTransaction } from "./sendMessage";
+import { addSubscriptions } from "./subscriptions";
+import { addAccount, checkFullName } from "./users";
+
+/**
+ * Signing up with an invitation (the page in web/invite/): the new account gets the role,
+ * channels and groups the invitation named, the inviter may be told by the notification bot,
+ * and an e-mail invitation is spent. Expiry and revocation are checked again inside the
+ * transaction, so a link revoked while the form was open does not work.
+ */
+
+export interface SignUp {
+  /** Only for a reusable link; an e-mail invitation fixes the address. */
+  email?: string;
+  fullName: string;
+  password: string;
+}
+
+const MIN_PASSWORD_LENGTH = 8;
+
+export async function acceptInvitation(key: string, input: SignUp): Promise<User> {
+  const fullName = checkFullName(input.fullName);
+  if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
+  // Hashing is slow and must not hold the write lock; the invitation is checked again inside.
+  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  return write((tx) => {
+    const invite = usableInvitation(tx, key);
+    const email = invite.isMultiuse ? checkedAddress(input.email ?? "") : invite.email!;
+    if (findUserByEmail(tx, email)) throw badRequest("An account with this e-mail address already exists: sign in instead.");
+    const user = addAccount(tx, { email, fullName, role: invite.invitedAs as Role, passwordHash });
+    addSubscriptions(tx, invitedChannels(tx, invite), [user]);
+    joinGroups(tx, invite, user);
+    spendEmailInvitations(tx, email, user);
+    notifyReferrer(tx, invite, user);
+    return user;
+  });
+}
+
+function checkedAddress(raw: string): string {
+  const email = normalizeEmail(raw);
+  if (!/^[^\s@,;<>()"]+@[^\s@,;<>()"]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid e-mail address.");
+  return email;
+}
+
+/** The named channels plus, if asked, today's default channels; gone or archived ones are skipped. */
+function invitedChannels(tx: Tx, invite: Invite): Channel[] {
+  const ids = new Set(invite.streamIds);
+  if (invite.includeRealmDefaultSubscriptions) for (const id of defaultChannelIds(tx)) ids.add(id);
+  return [...ids].map((id) => findChannelById(tx, id)).filter((channel): channel is Channel => channel !== undefined && !channel.isArchived);
+}
+
+/** Named groups that still exist and are active; system groups follow the role instead. */
+function joinGroups(tx: Tx, invite: Invite, user: User) {
+  const audience = userGroupAudience(tx);
+  for (const groupId of invite.groupIds) {
+    const group = findGroupById(tx, groupId);
+    if (!group || group.name === null || group.isSystemGroup || group.deactivated) continue;
+    tx.insert(userGroupMembers).values({ groupId, userId: user.id }).run();
+    tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, audience);
+  }
+}
+
+/** Every pending e-mail invitation to the address is spent: one account per address. */
+function spendEmailInvitations(tx: Tx, email: string, user: User) {
+  const audience = new Set<number>();
+  for (const invite of pendingEmailInvitesTo(tx, email)) {
+    setInviteStatus(tx, invite.id, "accepted", user.id);
+    for (const id of inviteAudience(tx, invite)) audience.add(id);
+  }
+  if (audience.size > 0) tx.emit({ type: "invites_changed" }, [...audience]);
+}
+
+function notifyReferrer(tx: Tx, invite: Invite, user: User) {
+  if (!invite.notifyReferrerOnJoin) return;
+  const referrer = findUserById(tx, invite.invitedById);
+  if (!referrer?.isActive || referrer.isBot) return;
+  const content = `${silentMention(user)} accepted your invitation to join ${getRealm(tx).name}!`;
+  sendMessageInTransaction(tx, notificationBot(tx), { type: "private", to: JSON.stringify([referrer.id]), content, client: "Internal", readBySender: false });
+}
+export { InvitationUnusable, type UnusableReason } from "../access/invites";
