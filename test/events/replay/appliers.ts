@@ -26,6 +26,9 @@ function sortUsers(state: State) {
   for (const key of ["realm_users", "realm_non_active_users"]) state[key]?.sort(byId("user_id"));
 }
 
+/** Scheduled messages are listed soonest first, as the reference lists them. */
+const sortScheduled = (state: State) => state.scheduled_messages.sort((a: State, b: State) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
+
 export const APPLIERS: Record<string, Applier> = {
   // The registry's own events: a restart tells which server generation now answers.
   heartbeat: nothing,
@@ -113,6 +116,17 @@ export const APPLIERS: Record<string, Applier> = {
   },
   "drafts remove"(state, { draft_id }) {
     state.drafts = state.drafts.filter((draft: State) => draft.id !== draft_id);
+  },
+  "scheduled_messages add"(state, { scheduled_messages }) {
+    for (const message of scheduled_messages) upsert(state.scheduled_messages, "scheduled_message_id", message);
+    sortScheduled(state);
+  },
+  "scheduled_messages update"(state, { scheduled_message }) {
+    upsert(state.scheduled_messages, "scheduled_message_id", scheduled_message);
+    sortScheduled(state);
+  },
+  "scheduled_messages remove"(state, { scheduled_message_id }) {
+    state.scheduled_messages = state.scheduled_messages.filter((message: State) => message.scheduled_message_id !== scheduled_message_id);
   },
   "saved_snippets add"(state, { saved_snippet }) {
     upsert(state.saved_snippets, "id", saved_snippet);

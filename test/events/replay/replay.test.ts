@@ -9,6 +9,7 @@ import { channelScenarios } from "./channels";
 import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
+import { scheduledMessageScenarios } from "./scheduledMessages";
 
 /**
  * Every event kind replayed: snapshot + events = fresh snapshot, per area, for people of
@@ -27,6 +28,7 @@ afterAll(() => org.server.dispose());
 peopleScenarios(() => org);
 channelScenarios(() => org);
 messageScenarios(() => org);
+scheduledMessageScenarios(() => org);
 inviteScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
