@@ -10,7 +10,10 @@ import { log } from "../log";
  * overlapping the next.
  */
 export function startScheduledDelivery(everySeconds: number): () => void {
+  let stopped = false;
   const run = () => {
+    // Nothing may be published once the queues are being saved at shutdown.
+    if (stopped) return;
     try {
       deliverDueScheduledMessages();
     } catch (error) {
@@ -18,7 +21,17 @@ export function startScheduledDelivery(everySeconds: number): () => void {
     }
   };
   run();
+  // A timer may fire a hair before the second it aims at; a run then waits for that second,
+  // rather than leaving its messages to the next run a whole step later.
+  const onTime = () => {
+    const early = 1000 - (Date.now() % 1000);
+    if (early < 50) setTimeout(run, early + 1);
+    else run();
+  };
   const step = Math.min(59, Math.max(1, Math.round(everySeconds)));
-  const job = new Cron(step === 1 ? "* * * * * *" : `*/${step} * * * * *`, { protect: true, unref: true }, run);
-  return () => job.stop();
+  const job = new Cron(step === 1 ? "* * * * * *" : `*/${step} * * * * *`, { protect: true, unref: true }, onTime);
+  return () => {
+    stopped = true;
+    job.stop();
+  };
 }
