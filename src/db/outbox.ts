@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { InvitationEmailPayload } from "./invites";
 import type { Reader, SendTx, Tx } from "./types";
@@ -81,13 +81,13 @@ function notifyQueued() {
   queuedListener?.();
 }
 
-/** The first item due at `now` among `kinds` that is neither sent nor given up, by ID. */
-export function nextDueOutboxItem(db: Reader, now: number, kinds: readonly string[]): OutboxRow | undefined {
-  if (kinds.length === 0) return undefined;
+/** The first item due at `now`, neither sent nor given up, by ID, leaving out the `held` kinds. */
+export function nextDueOutboxItem(db: Reader, now: number, held: readonly string[]): OutboxRow | undefined {
+  const due = and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt), lte(outbox.nextAttemptAt, now));
   return db
     .select()
     .from(outbox)
-    .where(and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt), lte(outbox.nextAttemptAt, now), inArray(outbox.kind, kinds as OutboxItem["kind"][])))
+    .where(held.length === 0 ? due : and(due, notInArray(outbox.kind, held as OutboxItem["kind"][])))
     .orderBy(asc(outbox.id))
     .limit(1)
     .get();

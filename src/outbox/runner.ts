@@ -44,15 +44,12 @@ export function backoffSeconds(attempts: number, { retryBaseSeconds, retryMaxSec
   return Math.max(1, Math.ceil(Math.min(delay, retryMaxSeconds)));
 }
 
-/** Kinds whose items may be tried now (mail waits while no SMTP server is configured). */
-function readyKinds(): OutboxKind[] {
-  return (Object.keys(deliverers) as OutboxKind[]).filter((kind) => deliverers[kind].ready?.() ?? true);
-}
-
-/** Kinds held back for now: their items wait untouched. */
+/**
+ * Kinds held back for now: their items wait untouched (mail while no SMTP server is
+ * configured). Kinds without a deliverer are not held: their items are taken and given up.
+ */
 export function heldKinds(): OutboxKind[] {
-  const ready = new Set(readyKinds());
-  return (Object.keys(deliverers) as OutboxKind[]).filter((kind) => !ready.has(kind));
+  return (Object.keys(deliverers) as OutboxKind[]).filter((kind) => !(deliverers[kind].ready?.() ?? true));
 }
 
 /** Asks for a pass over due items; returns when the pass (this one or the running one) ends. */
@@ -73,10 +70,10 @@ export function nudgeOutbox(): Promise<void> {
 async function drain() {
   do {
     lookAgain = false;
-    const kinds = readyKinds();
+    const held = heldKinds();
     for (;;) {
       if (!policy) return;
-      const item = read((db) => nextDueOutboxItem(db, nowSeconds(), kinds));
+      const item = read((db) => nextDueOutboxItem(db, nowSeconds(), held));
       if (!item) break;
       await attempt(item, policy);
     }
