@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, queryServer, uniqueName } from "../helpers/channels";
+import { editServerDatabase } from "../helpers/inProcess";
 import { type Org, type Person, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 
@@ -259,6 +260,32 @@ describe("failures", () => {
     await sendOk(org.member2, directMessage([bot.id], "hello"));
     const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
     expect(notice.content).toContain("points at this server itself");
+  });
+});
+
+describe("a bot that changed", () => {
+  test("a bot deactivated before a retry is not called again, and nobody is told", async () => {
+    const bot = await webhookBot(org.member, () => new Response("down", { status: 503 }));
+    const before = messagesFrom(notificationBotId()).length;
+    await sendOk(org.member2, directMessage([bot.id], "hello?"));
+    await waitFor(() => hits(bot.name).length === 1, "the first try");
+    ok(await org.member.api.delete(`/bots/${bot.id}`));
+    await waitFor(() => queryServer<{ sent_at: number | null }>(org.server, "SELECT sent_at FROM outbox WHERE payload LIKE ?", `%"bot_id":${bot.id},%`)[0]?.sent_at, "the item to be closed", 5_000);
+    expect(hits(bot.name)).toHaveLength(1);
+    expect(messagesFrom(bot.id)).toEqual([]);
+    expect(messagesFrom(notificationBotId()).slice(before).filter((message) => message.content.includes(`|${bot.id}**`))).toEqual([]);
+  });
+
+  test("a changed service URL is used for a retry", async () => {
+    const bot = await webhookBot(org.member, () => new Response("down", { status: 503 }));
+    answers.set("/moved", () => json({ content: "from the new address" }));
+    await sendOk(org.member2, directMessage([bot.id], "where are you?"));
+    await waitFor(() => hits(bot.name).length === 1, "the first try");
+    // No endpoint edits a bot's service yet; the operator's change goes to the database.
+    editServerDatabase(org.server, "UPDATE bot_services SET base_url = ? WHERE bot_id = ?", hookUrl("moved"), bot.id);
+    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply", 5_000);
+    expect(reply.content).toBe("from the new address");
+    expect(hits("moved")).toHaveLength(1);
   });
 });
 
