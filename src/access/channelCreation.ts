@@ -1,5 +1,5 @@
 import type { Realm } from "../db/realm";
-import { badRequest } from "../http/errors";
+import { type ApiError, badRequest, ownerRequired } from "../http/errors";
 import type { ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import type { RealmGroupSettingName } from "../model/realmSettings";
@@ -29,15 +29,33 @@ export function requireWebPublicAllowed(viewer: ChannelViewer, realm: Realm) {
   if (!holdsRealmPermission(viewer, realm, "can_create_web_public_channel_group")) throw badRequest("Insufficient permission");
 }
 
-/** May this user create channels with these settings? Throws BAD_REQUEST saying why not. */
-export function checkChannelCreation(viewer: ChannelViewer, realm: Realm, settings: NewChannelSettings) {
+/** One reason channels cannot be created; `authorization` when it is about who asks, not what. */
+export interface CreationProblem {
+  error: ApiError;
+  authorization: boolean;
+}
+
+/** Everything that stops this user creating channels with these settings, in the order told. */
+export function channelCreationProblems(viewer: ChannelViewer, realm: Realm, settings: NewChannelSettings): CreationProblem[] {
+  const problems: CreationProblem[] = [];
+  const refuse = (error: ApiError) => problems.push({ error, authorization: true });
+  const invalid = (message: string) => problems.push({ error: badRequest(message), authorization: false });
   const privacySetting = settings.inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group";
-  if (!holdsRealmPermission(viewer, realm, privacySetting)) throw badRequest("Insufficient permission");
-  if (settings.isDefault && !isAdministrator(viewer.user.role)) throw badRequest("Insufficient permission");
-  if (settings.inviteOnly && settings.isDefault) throw badRequest("A default channel cannot be private.");
+  if (!holdsRealmPermission(viewer, realm, privacySetting)) refuse(badRequest("Insufficient permission"));
+  if (settings.isDefault && !isAdministrator(viewer.user.role)) refuse(badRequest("Insufficient permission"));
+  if (settings.inviteOnly && settings.isDefault) invalid("A default channel cannot be private.");
   if (settings.isWebPublic) {
-    if (settings.inviteOnly) throw badRequest("A web-public channel cannot be private.");
-    requireWebPublicAllowed(viewer, realm);
+    if (settings.inviteOnly) invalid("A web-public channel cannot be private.");
+    if (!realm.settings.enable_spectator_access) invalid("Web-public channels are not enabled.");
+    else if (!holdsRealmPermission(viewer, realm, "can_create_web_public_channel_group")) refuse(badRequest("Insufficient permission"));
   }
-  if (settings.messageRetentionDays !== null && !isOwner(viewer.user.role)) throw badRequest("Must be an organization owner");
+  // The reference's OrganizationOwnerRequiredError.
+  if (settings.messageRetentionDays !== null && !isOwner(viewer.user.role)) refuse(ownerRequired());
+  return problems;
+}
+
+/** May this user create channels with these settings? Throws the first reason why not. */
+export function checkChannelCreation(viewer: ChannelViewer, realm: Realm, settings: NewChannelSettings) {
+  const [first] = channelCreationProblems(viewer, realm, settings);
+  if (first) throw first.error;
 }

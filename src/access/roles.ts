@@ -1,6 +1,6 @@
 import type { Reader } from "../db/types";
 import { countActiveOwners, type User } from "../db/users";
-import { badRequest } from "../http/errors";
+import { badRequest, ownerRequired } from "../http/errors";
 import { ALL_ROLES, Role, isOwner, isRole, roleName } from "../model/roles";
 
 /**
@@ -11,7 +11,7 @@ export function checkRoleChange(tx: Reader, actor: User, target: User, role: num
   if (!isRole(role)) throw badRequest(`Invalid role ${role}: use one of ${ALL_ROLES.map((r) => `${r} (${roleName[r]})`).join(", ")}.`);
   if (role === target.role) return role;
   if ((role === Role.OWNER || target.role === Role.OWNER) && !isOwner(actor.role)) {
-    throw badRequest("Only organization owners can add or remove the owner role.");
+    throw ownerRequired();
   }
   if (role === Role.OWNER && target.isBot) throw badRequest("Bots cannot be organization owners.");
   if (target.role === Role.OWNER && target.isActive && countActiveOwners(tx) <= 1) {

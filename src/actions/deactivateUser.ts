@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { ChannelAudience } from "../access/channels";
 import { userGroupAudience } from "../access/userGroups";
 import { splitAudienceByAccess } from "../access/userAccess";
-import { accessBot, accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
+import { accessBot, accessUser, botAdministratorIds, requireAccountAdministrator, requireAdministrator } from "../access/users";
 import { activeChannelIdsOfUser, activeSubscriberIds, findChannelById, type Channel } from "../db/channels";
 import { userGroupMembers, userGroups } from "../db/groups";
 import { enqueueOutbox } from "../db/outbox";
@@ -11,7 +11,7 @@ import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { countActiveOwners, findUserById, listBotsOwnedBy, users, type User } from "../db/users";
 import { dropQueuesOfUser } from "../events/registry";
-import { badRequest } from "../http/errors";
+import { badRequest, ownerRequired } from "../http/errors";
 import { isOwner } from "../model/roles";
 import { emitPeerEvents, groupByChannel } from "./subscriptions";
 import { now } from "../model/clock";
@@ -94,13 +94,13 @@ function queueNotificationEmail(tx: Tx, target: User, comment: string) {
  * A comment that is not null asks for the notification e-mail, with its text if not empty.
  */
 export function deactivateUser(actor: User, userId: number, notificationComment: string | undefined) {
-  requireAdministrator(actor, "deactivate users");
+  requireAccountAdministrator(actor, "deactivate users");
   const comment = notificationComment?.trim();
   if (comment !== undefined && comment.length > MAX_COMMENT_LENGTH) throw badRequest(`Deactivation notification comment too long: at most ${MAX_COMMENT_LENGTH} characters.`);
   const deactivated = write((tx) => {
     const target = accessUser(tx, userId, { allowDeactivated: true, allowBots: false });
     if (!target.isActive) throw badRequest("User is already deactivated");
-    if (isOwner(target.role) && !isOwner(actor.role)) throw badRequest("Only organization owners can deactivate an organization owner.");
+    if (isOwner(target.role) && !isOwner(actor.role)) throw ownerRequired();
     checkNotLastOwner(tx, target);
     const accounts = deactivateWithBots(tx, target);
     if (comment !== undefined) queueNotificationEmail(tx, target, comment);
@@ -141,7 +141,7 @@ export function reactivateUser(actor: User, userId: number) {
     const target = accessUser(tx, userId, { allowDeactivated: true });
     if (target.isSystemBot) throw badRequest("No such user");
     if (target.isActive) throw badRequest("User is already active");
-    if (isOwner(target.role) && !isOwner(actor.role)) throw badRequest("Only organization owners can reactivate an organization owner.");
+    if (isOwner(target.role) && !isOwner(actor.role)) throw ownerRequired();
     const owner = target.isBot && target.botOwnerId !== null ? findUserById(tx, target.botOwnerId) : undefined;
     if (owner && !owner.isActive) throw badRequest("This bot's owner is deactivated: reactivate the owner first.");
     setActive(tx, target, true);

@@ -5,7 +5,7 @@ import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
-import { ApiError } from "../http/errors";
+import { administratorRequired } from "../http/errors";
 import { NO_TOPIC } from "../messages/content";
 import { readableBy } from "../access/messageReading";
 import { isAdministrator } from "../model/roles";
@@ -36,7 +36,7 @@ function topicFromClient(topic: string, emptyTopicDisplayName: string): string {
 }
 
 export async function deleteTopic(user: User, channelId: number, topicName: string): Promise<{ complete: boolean }> {
-  if (!isAdministrator(user.role)) throw new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+  if (!isAdministrator(user.role)) throw administratorRequired();
   const deadline = Date.now() + limits.budgetMs;
   // Messages the caller cannot see stay; the cursor steps past them.
   let below = Number.MAX_SAFE_INTEGER;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { checkChannelCreation, type NewChannelSettings } from "../access/channelCreation";
+import { channelCreationProblems, type NewChannelSettings } from "../access/channelCreation";
 import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
 import { checkGroupSettingValue } from "../access/groupSettings";
 import { findChannelsByNames, type Channel } from "../db/channels";
@@ -19,7 +19,6 @@ import {
   parseRetentionDays,
 } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
-import { isGuest } from "../model/roles";
 import { postChannelAnnouncements } from "./channelAnnouncements";
 import { createChannels } from "./channels";
 import { addSubscriptions } from "./subscriptions";
@@ -103,9 +102,13 @@ function newChannelSettings(db: Reader, request: SubscribeRequest): NewChannelSe
  * POST /users/me/subscriptions (spec 4.3): subscribes the caller or the named principals to
  * the named channels, creating the missing ones with the call's settings. Everything happens
  * in one transaction: any refusal leaves no channel created and nobody subscribed.
+ *
+ * Refusals that concern the caller (a channel they cannot reach, may not add others to, or
+ * may not create) are errors by default; with authorization_errors_fatal=false they leave
+ * those channels out and list them in `unauthorized` (spec 4.3, "authorization failures give
+ * status 200"), for guests as for everyone. Invalid input stays an error either way.
  */
 export function subscribeUsers(actor: User, request: SubscribeRequest): SubscribeResult {
-  if (isGuest(actor.role)) throw badRequest("Not allowed for guest users");
   return write((tx) => {
     const wanted = requestedChannels(request);
     const settings = newChannelSettings(tx, request);
@@ -113,19 +116,34 @@ export function subscribeUsers(actor: User, request: SubscribeRequest): Subscrib
     const subscribingOthers = targets.some((user) => user.id !== actor.id);
     const realm = getRealm(tx);
     const viewer = channelViewer(tx, actor);
+    const fatal = request.authorizationErrorsFatal;
 
     const existingByKey = new Map(findChannelsByNames(tx, wanted.map((w) => w.name)).map((c) => [c.nameKey, c]));
-    const missing = wanted.filter((w) => !existingByKey.has(w.name.toLowerCase()));
-    if (missing.length > 0) checkChannelCreation(viewer, realm, settings);
+    const refused = new Set<string>();
+    const refuse = (name: string, error: () => Error) => {
+      if (fatal) throw error();
+      refused.add(name.toLowerCase());
+    };
 
-    const existing = wanted.map((w) => existingByKey.get(w.name.toLowerCase())).filter((c): c is Channel => c !== undefined);
-    const unauthorized = existing.filter((channel) => !hasContentAccess(viewer, channel));
-    if (unauthorized.length > 0 && request.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
-    const authorized = existing.filter((channel) => hasContentAccess(viewer, channel));
-    if (subscribingOthers && authorized.some((channel) => !canAddSubscribers(viewer, channel, realm.settings.can_add_subscribers_group))) {
-      throw badRequest("Insufficient permission");
+    let missing = wanted.filter((w) => !existingByKey.has(w.name.toLowerCase()));
+    if (missing.length > 0) {
+      const problems = channelCreationProblems(viewer, realm, settings);
+      const invalid = problems.find((problem) => !problem.authorization);
+      if (problems.length > 0 && (fatal || invalid)) throw (invalid ?? problems[0]).error;
+      if (problems.length > 0) for (const w of missing) refuse(w.name, () => problems[0].error);
     }
 
+    const existing = wanted.map((w) => existingByKey.get(w.name.toLowerCase())).filter((c): c is Channel => c !== undefined);
+    for (const channel of existing) {
+      if (!hasContentAccess(viewer, channel)) refuse(channel.name, () => badRequest(`Unable to access channel (${channel.name}).`));
+    }
+    for (const channel of existing) {
+      if (refused.has(channel.nameKey) || !subscribingOthers) continue;
+      if (!canAddSubscribers(viewer, channel, realm.settings.can_add_subscribers_group)) refuse(channel.name, () => badRequest("Insufficient permission"));
+    }
+
+    missing = missing.filter((w) => !refused.has(w.name.toLowerCase()));
+    const authorized = existing.filter((channel) => !refused.has(channel.nameKey));
     const created = createChannels(tx, actor, missing, settings);
     const channels = [...authorized, ...created];
     const colors = new Map<number, string>();
@@ -137,7 +155,7 @@ export function subscribeUsers(actor: User, request: SubscribeRequest): Subscrib
     postChannelAnnouncements(tx, actor, created, request.announce);
 
     const result: SubscribeResult = { subscribed: namesByUser(changes.changed), already_subscribed: namesByUser(changes.unchanged) };
-    if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
+    if (!fatal) result.unauthorized = wanted.filter((w) => refused.has(w.name.toLowerCase())).map((w) => existingByKey.get(w.name.toLowerCase())?.name ?? w.name);
     return result;
   });
 }

@@ -9,7 +9,7 @@ import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import type { StreamUpdateEvent } from "../events/kinds/channels";
-import { badRequest } from "../http/errors";
+import { administratorRequired, badRequest, ownerRequired } from "../http/errors";
 import {
   CHANNEL_GROUP_SETTINGS,
   CHANNEL_GROUP_SETTING_NAMES,
@@ -59,7 +59,7 @@ export function updateChannelSettings(actor: User, channelId: number, changes: C
     const { channel, viewer } = accessChannelToAdminister(tx, actor, channelId);
     const realm = getRealm(tx);
     const privacy = checkPrivacy(tx, viewer, realm, channel, changes);
-    if (changes.isDefaultStream !== undefined && !isAdministrator(actor.role)) throw badRequest("You do not have permission to change default channels.");
+    if (changes.isDefaultStream !== undefined && !isAdministrator(actor.role)) throw administratorRequired();
     const retention = checkRetention(actor, changes.messageRetentionDays);
     const description = changes.description === undefined ? undefined : checkDescription(changes.description);
     const newName = changes.newName === undefined ? undefined : checkNewName(tx, viewer, channel, changes.newName.trim());
@@ -117,7 +117,7 @@ function checkDescription(description: string): string {
 
 function checkRetention(actor: User, raw: string | number | undefined): number | null | undefined {
   if (raw === undefined) return undefined;
-  if (!isOwner(actor.role)) throw badRequest("Must be an organization owner");
+  if (!isOwner(actor.role)) throw ownerRequired();
   const days = parseRetentionDays(raw);
   if (days === undefined) throw badRequest(`Bad value for 'message_retention_days': ${raw}`);
   return days;

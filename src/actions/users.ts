@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
 import { checkRoleChange } from "../access/roles";
 import { userGroupAudience } from "../access/userGroups";
-import { accessUser, botAdministratorIds, requireAdministrator } from "../access/users";
+import { accessUser, botAdministratorIds, requireAccountAdministrator } from "../access/users";
 import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { write } from "../db/transaction";
@@ -103,7 +103,7 @@ export interface NewUserInput {
 
 /** POST /users: an administrator creates a member account. */
 export async function createUser(actor: User, input: NewUserInput): Promise<User> {
-  requireAdministrator(actor, "create users");
+  requireAccountAdministrator(actor, "create users");
   const email = checkEmailAddress(input.email);
   const fullName = checkFullName(input.fullName);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
@@ -145,7 +145,7 @@ function announceRoleGroups(tx: Tx, user: User, { joined, left }: { joined: numb
 export const updateUser = (actor: User, userId: number, changes: UserChanges) => write((tx) => applyUserChanges(tx, actor, userId, changes));
 
 export function applyUserChanges(tx: Tx, actor: User, userId: number, changes: UserChanges) {
-  requireAdministrator(actor, "change other users' names and roles");
+  requireAccountAdministrator(actor, "change other users' names and roles");
   const target = accessUser(tx, userId, { allowDeactivated: true });
   if (target.isSystemBot) throw badRequest("System bots cannot be changed.");
   const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);

@@ -57,6 +57,13 @@ export class ApiError extends Error {
 /** Shorthand for the most common failure: a BAD_REQUEST with a message saying why. */
 export const badRequest = (message: string, extra: Record<string, unknown> = {}) => new ApiError("BAD_REQUEST", message, extra);
 
+/**
+ * The reference's refusals of an action reserved to a role (its require_realm_admin and
+ * OrganizationOwnerRequiredError): UNAUTHORIZED_PRINCIPAL with status 400 (spec 7).
+ */
+export const administratorRequired = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+export const ownerRequired = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+
 /** The success envelope (spec convention 2). */
 export function success<T extends object>(data?: T): { result: "success"; msg: string } & T {
   return { result: "success", msg: "", ...(data as T) };

@@ -25,15 +25,19 @@ const SEES_CHANNEL: Expectation = {
   private: { subscribed: EVERYONE, unsubscribed: ADMINS },
   "web-public": { subscribed: EVERYONE, unsubscribed: EVERYONE },
 };
-// Guests may not use the subscribe endpoint at all; administrators have no content access to
-// private channels (the owner here is subscribed as the creator).
+// Guests join only what they can already read (their channels, web-public ones); administrators
+// have no content access to private channels (the owner here is subscribed as the creator).
 const JOINS: Expectation = {
+  public: { subscribed: EVERYONE, unsubscribed: NON_GUESTS },
+  private: { subscribed: EVERYONE, unsubscribed: ["owner"] },
+  "web-public": { subscribed: EVERYONE, unsubscribed: EVERYONE },
+};
+// The organization's can_add_subscribers_group is role:members by default; guests never add others.
+const ADDS_OTHERS: Expectation = {
   public: { subscribed: NON_GUESTS, unsubscribed: NON_GUESTS },
   private: { subscribed: NON_GUESTS, unsubscribed: ["owner"] },
   "web-public": { subscribed: NON_GUESTS, unsubscribed: NON_GUESTS },
 };
-// The organization's can_add_subscribers_group is role:members by default.
-const ADDS_OTHERS = JOINS;
 // can_remove_subscribers_group is role:administrators; administrators act as channel admins.
 const REMOVES_OTHERS: Expectation = {
   public: { subscribed: ADMINS, unsubscribed: ADMINS },

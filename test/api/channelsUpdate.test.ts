@@ -96,7 +96,7 @@ describe("name and description", () => {
 
   test("a refused change leaves the others in the same request undone", async () => {
     const id = await createChannel(org, org.member);
-    expectError(await org.member.api.patch(`/streams/${id}`, { description: "changed", message_retention_days: 10 }), "BAD_REQUEST");
+    expectError(await org.member.api.patch(`/streams/${id}`, { description: "changed", message_retention_days: 10 }), "UNAUTHORIZED_PRINCIPAL");
     expect((await getChannel(org.member, id)).description).toBe("");
   });
 });
@@ -162,7 +162,7 @@ describe("privacy", () => {
 describe("default status and retention", () => {
   test("administrators set and clear is_default_stream; channel administrators may not", async () => {
     const id = await createChannel(org, org.member);
-    expectError(await org.member.api.patch(`/streams/${id}`, { is_default_stream: true }), "BAD_REQUEST");
+    expectError(await org.member.api.patch(`/streams/${id}`, { is_default_stream: true }), "UNAUTHORIZED_PRINCIPAL");
     ok(await org.admin.api.patch(`/streams/${id}`, { is_default_stream: true }));
     expect(await isDefault(id)).toBe(true);
     ok(await org.admin.api.patch(`/streams/${id}`, { is_default_stream: false }));
@@ -171,7 +171,7 @@ describe("default status and retention", () => {
 
   test("only owners change message_retention_days", async () => {
     const id = await createChannel(org, org.admin);
-    expectError(await org.admin.api.patch(`/streams/${id}`, { message_retention_days: 7 }), "BAD_REQUEST");
+    expectError(await org.admin.api.patch(`/streams/${id}`, { message_retention_days: 7 }), "UNAUTHORIZED_PRINCIPAL");
     for (const [value, stored] of [[7, 7], ["unlimited", -1], ["realm_default", null]] as const) {
       ok(await org.owner.api.patch(`/streams/${id}`, { message_retention_days: value }));
       expect((await getChannel(org.owner, id)).message_retention_days).toBe(stored);
@@ -300,10 +300,10 @@ describe("default channels endpoints", () => {
   test("others may not, and private, archived or unknown channels cannot be default", async () => {
     const id = await createChannel(org, org.admin);
     for (const person of [org.moderator, org.member, org.guest]) {
-      expectError(await person.api.post("/default_streams", { stream_id: id }), "BAD_REQUEST");
+      expectError(await person.api.post("/default_streams", { stream_id: id }), "UNAUTHORIZED_PRINCIPAL");
     }
     ok(await org.admin.api.post("/default_streams", { stream_id: id }));
-    expectError(await org.member.api.delete("/default_streams", { stream_id: id }), "BAD_REQUEST");
+    expectError(await org.member.api.delete("/default_streams", { stream_id: id }), "UNAUTHORIZED_PRINCIPAL");
     expect(await isDefault(id)).toBe(true);
     const privateId = await createChannel(org, org.admin, { invite_only: true });
     expectError(await org.admin.api.post("/default_streams", { stream_id: privateId }), "BAD_REQUEST");

@@ -60,7 +60,7 @@ describe("POST /realm/filters", () => {
   test.each(["moderator", "member", "guest", "bot"])("a %s is refused and nothing is stored", async (role) => {
     const person = refused.find(([name]) => name === role)![1];
     const before = storedCount();
-    expectError(await person.api.post("/realm/filters", fresh()), "BAD_REQUEST");
+    expectError(await person.api.post("/realm/filters", fresh()), "UNAUTHORIZED_PRINCIPAL");
     expect(storedCount()).toBe(before);
   });
 
@@ -138,7 +138,7 @@ describe("PATCH /realm/filters/{filter_id}", () => {
   test("every role below administrator is refused", async () => {
     const definition = fresh();
     const id = await create(definition);
-    for (const [, person] of refused) expectError(await person.api.patch(`/realm/filters/${id}`, fresh()), "BAD_REQUEST");
+    for (const [, person] of refused) expectError(await person.api.patch(`/realm/filters/${id}`, fresh()), "UNAUTHORIZED_PRINCIPAL");
     expect((await list()).find((each) => each.id === id)!.pattern).toBe(definition.pattern);
   });
 });
@@ -159,7 +159,7 @@ describe("DELETE /realm/filters/{filter_id}", () => {
 
   test("every role below administrator is refused", async () => {
     const id = await create();
-    for (const [, person] of refused) expectError(await person.api.delete(`/realm/filters/${id}`), "BAD_REQUEST");
+    for (const [, person] of refused) expectError(await person.api.delete(`/realm/filters/${id}`), "UNAUTHORIZED_PRINCIPAL");
     expect((await list()).map((each) => each.id)).toContain(id);
   });
 });
@@ -196,7 +196,7 @@ describe("GET and PATCH /realm/linkifiers", () => {
   test("every role below administrator is refused", async () => {
     const ids = (await list()).map((each) => each.id);
     for (const [, person] of refused) {
-      expectError(await person.api.patch("/realm/linkifiers", { ordered_linkifier_ids: [...ids].reverse() }), "BAD_REQUEST");
+      expectError(await person.api.patch("/realm/linkifiers", { ordered_linkifier_ids: [...ids].reverse() }), "UNAUTHORIZED_PRINCIPAL");
     }
     expect((await list()).map((each) => each.id)).toEqual(ids);
   });

@@ -164,12 +164,12 @@ describe("PATCH /realm/user_settings_defaults: changes only new users", () => {
 
 describe("PATCH /realm/user_settings_defaults: refusals change nothing", () => {
   for (const role of ["moderator", "member", "guest", "bot"] as const) {
-    test(`a ${role} is refused with BAD_REQUEST saying why, and nobody is told`, async () => {
+    test(`a ${role} is refused with UNAUTHORIZED_PRINCIPAL saying why, and nobody is told`, async () => {
       const before = await defaultsOf(org.admin);
       const queueId = await queueOf(org.admin);
       const response = await org[role].api.patch(ENDPOINT, { left_side_userlist: !before.left_side_userlist });
-      expectError(response, "BAD_REQUEST", 400);
-      expect(response.body.msg).toContain("administrators");
+      expectError(response, "UNAUTHORIZED_PRINCIPAL", 400);
+      expect(response.body.msg).toBe("Must be an organization administrator");
       expect(await defaultsOf(org.admin)).toEqual(before);
       expect(await pending(org.admin, queueId)).toEqual([]);
     });

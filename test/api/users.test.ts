@@ -256,15 +256,15 @@ describe("PATCH /users/{user_id}", () => {
   test("lets only owners make or unmake owners", async () => {
     const person = await freshMember();
     const promote = await org.admin.api.patch(`/users/${person.id}`, { role: 100 });
-    expectError(promote, "BAD_REQUEST");
-    expect(promote.body.msg).toContain("Only organization owners");
+    expectError(promote, "UNAUTHORIZED_PRINCIPAL");
+    expect(promote.body.msg).toBe("Must be an organization owner");
     expect((await member(person.id)).role).toBe(400);
 
     ok(await org.owner.api.patch(`/users/${person.id}`, { role: 100 }));
     expect(await member(person.id)).toMatchObject({ role: 100, is_owner: true, is_admin: true });
     const demote = await org.admin.api.patch(`/users/${person.id}`, { role: 400 });
-    expectError(demote, "BAD_REQUEST");
-    expect(demote.body.msg).toContain("Only organization owners");
+    expectError(demote, "UNAUTHORIZED_PRINCIPAL");
+    expect(demote.body.msg).toBe("Must be an organization owner");
     ok(await org.owner.api.patch(`/users/${person.id}`, { role: 400 }));
     expect((await member(person.id)).role).toBe(400);
   });

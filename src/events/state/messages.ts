@@ -12,18 +12,21 @@ import type { UserStateContext } from "./index";
 const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 /**
- * The newest message the user received: in a channel they are subscribed to, or a conversation
- * they are in. Each recipient's newest message is one index lookup (messages_recipient), so
- * this stays cheap however many messages there are.
+ * The newest message the user received, as the reference counts it (messages with a row for
+ * the user): channel messages sent while they were subscribed (their subscription periods,
+ * db/messageState.ts), their direct-message conversations, and what they sent themselves.
+ * Joining or leaving a channel changes none of these, as no event tells a client of such a
+ * change. Each part is one index range lookup per period or conversation.
  */
 export function maxMessageIdState(db: Reader, { viewer }: UserStateContext) {
   // db.all, not db.get: drizzle's get on raw SQL answers a bare array of values.
   const [row] = db.all<{ newest: number | null }>(sql`
-    WITH received(id) AS (
-      SELECT rc.id FROM recipients rc JOIN subscriptions s ON s.channel_id = rc.channel_id WHERE s.user_id = ${viewer.id} AND s.active = 1
-      UNION SELECT recipient_id FROM recipient_users WHERE user_id = ${viewer.id}
-    )
-    SELECT max((SELECT max(id) FROM messages WHERE recipient_id = received.id)) AS newest FROM received`);
+    SELECT max(newest) AS newest FROM (
+      SELECT (SELECT max(m.id) FROM messages m WHERE m.recipient_id = rc.id AND m.id > p.starts_after AND (p.ends_at IS NULL OR m.id <= p.ends_at)) AS newest
+        FROM subscription_periods p JOIN recipients rc ON rc.channel_id = p.channel_id WHERE p.user_id = ${viewer.id}
+      UNION ALL SELECT (SELECT max(id) FROM messages WHERE recipient_id = ru.recipient_id) FROM recipient_users ru WHERE ru.user_id = ${viewer.id}
+      UNION ALL SELECT max(id) FROM messages WHERE sender_id = ${viewer.id}
+    )`);
   return { max_message_id: row?.newest ?? -1 };
 }
 
