@@ -26,15 +26,20 @@ const valid: Valid = {};
 /** Grows whenever the server commits anything (SQLite's data_version, seen from our own read-only connection). */
 const commitCount = () => (commits.query("PRAGMA data_version").get() as { data_version: number }).data_version;
 
+/** A scheduled message's time that never comes during the run. */
+const FAR_FUTURE = 4_000_000_000;
+
 async function ownObjects(person: Person, channelId: number, messageId: number): Promise<Valid> {
   const draft = ok(await person.api.post("/drafts", { drafts: [{ type: "stream", to: [channelId], topic: "t", content: "draft", timestamp: 1 }] }));
   const snippet = ok(await person.api.post("/saved_snippets", { title: "s", content: "snippet" }));
+  const scheduled = ok(await person.api.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "later", scheduled_delivery_timestamp: FAR_FUTURE }));
   return {
     user_id: String(person.id),
     stream_id: String(channelId),
     message_id: String(messageId),
     draft_id: String(draft.ids[0]),
     saved_snippet_id: String(snippet.saved_snippet_id),
+    scheduled_message_id: String(scheduled.scheduled_message_id),
   };
 }
 
@@ -81,6 +86,7 @@ beforeAll(async () => {
     draft: '{"type":"","to":[],"topic":"","content":"x"}',
     subscription_data: "[]",
     ordered_linkifier_ids: "[]",
+    scheduled_delivery_timestamp: String(FAR_FUTURE),
   });
   commits = new Database(join(org.server.dataDir, DATABASE_FILE), { readonly: true });
 });
