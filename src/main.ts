@@ -3,6 +3,7 @@ import { ConfigError } from "./config";
 import { DataDirError } from "./db/client";
 import { NewerDatabaseError } from "./db/migrate";
 import { runInit } from "./cli/init";
+import { runInvite } from "./cli/invite";
 import { runMailTest } from "./cli/mailTest";
 import { runServe } from "./cli/serve";
 import { CommandError, UsageError } from "./cli/errors";
@@ -10,7 +11,7 @@ import { MAIN_USAGE, usageOf } from "./cli/usage";
 import { log } from "./log";
 import { SERVER_VERSION } from "./version";
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

@@ -1,3 +1,4 @@
+import { INVITE_USAGE } from "./invite";
 import { SMTP_USAGE } from "./smtpOptions";
 
 export const MAIN_USAGE = `Parley: a self-hosted team chat server in one executable.
@@ -8,6 +9,7 @@ Commands:
   serve     Run the server (the default when no command is given)
   init      Create the organization and its owner without the setup page
   mail-test Send a test e-mail with the SMTP settings
+  invite    Invite people by e-mail and print their sign-up links
   version   Print the version
   help      Show this help, or 'parley help COMMAND' for one command
 
@@ -82,7 +84,7 @@ Options:
 ${SMTP_USAGE}
 `;
 
-const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE };
+const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE };
 
 /** The help text of one command, or undefined for a command that does not exist. */
 export const usageOf = (command: string): string | undefined => USAGES[command];
