@@ -1,3 +1,4 @@
+import { getRealm } from "../db/realm";
 import { dueScheduledMessageIds, findScheduledMessageById, markScheduledMessageDelivered, markScheduledMessageFailed, type ScheduledMessage } from "../db/scheduledMessages";
 import { read, write } from "../db/transaction";
 import type { Tx } from "../db/types";
@@ -25,8 +26,12 @@ import { sendMessageInTransaction } from "./sendMessage";
 /** Messages delivered per run at most; the next run (a second later) goes on. */
 const BATCH = 500;
 
-/** Why a delivery is refused before the send is even tried. */
-class SenderDeactivated extends Error {}
+/** Why a delivery is refused before the send is even tried: nobody is left to tell. */
+class Deactivated extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
 
 /** Sends every message due by now; answers how many were tried. */
 export function deliverDueScheduledMessages(at: number = now()): number {
@@ -43,8 +48,9 @@ function deliverOne(id: number, at: number) {
       const row = findScheduledMessageById(tx, id);
       // Edited, cancelled or delivered since it was listed.
       if (!stillDue(row, at)) return;
+      if (getRealm(tx).deactivated) throw new Deactivated("This organization has been deactivated");
       const sender = findUserById(tx, row.senderId);
-      if (!sender?.isActive) throw new SenderDeactivated();
+      if (!sender?.isActive) throw new Deactivated("Account is deactivated");
       const sent = sendMessageInTransaction(tx, sender, {
         type: row.type,
         to: JSON.stringify(row.type === "stream" ? row.to[0] : row.to),
@@ -62,21 +68,21 @@ function deliverOne(id: number, at: number) {
 }
 
 function failureMessage(error: unknown): string {
-  if (error instanceof SenderDeactivated) return "Account is deactivated";
+  if (error instanceof Deactivated) return error.reason;
   if (error instanceof ApiError) return error.message;
   return "Internal server error";
 }
 
 function recordFailure(id: number, at: number, error: unknown) {
   const reason = failureMessage(error);
-  if (!(error instanceof ApiError) && !(error instanceof SenderDeactivated)) log.error(`Scheduled message ${id} could not be sent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (!(error instanceof ApiError) && !(error instanceof Deactivated)) log.error(`Scheduled message ${id} could not be sent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   else log.info(`Scheduled message ${id} not sent: ${reason}`);
   write((tx) => {
     if (!stillDue(findScheduledMessageById(tx, id), at)) return;
     const failed = markScheduledMessageFailed(tx, id, reason);
     const sender = findUserById(tx, failed.senderId);
-    // As the reference: a deactivated sender has nobody to tell.
-    if (!sender?.isActive || error instanceof SenderDeactivated) return;
+    // As the reference: a deactivated sender or organization has nobody to tell.
+    if (!sender?.isActive || error instanceof Deactivated) return;
     tx.emit({ type: "scheduled_messages", op: "update", scheduled_message: scheduledMessageToApi(failed) }, [sender.id]);
     tellSender(tx, sender, failed, reason);
   });
