@@ -48,7 +48,7 @@ export type App = ReturnType<typeof createApp>;
  * (jobs/). The returned stop() runs after the server stopped taking requests, so no event is
  * published after the queues are saved.
  */
-export function startBackground(config: Config): { stop(): void } {
+export function startBackground(config: Config): { stop(): Promise<void> } {
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => config.smtp !== null });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
@@ -62,8 +62,8 @@ export function startBackground(config: Config): { stop(): void } {
   });
   const jobs = startJobs(config);
   return {
-    stop() {
-      jobs.stop();
+    async stop() {
+      await jobs.stop();
       stopEventQueues();
     },
   };

@@ -88,7 +88,7 @@ export async function runServe(args: string[]): Promise<number> {
 
   await stopRequested;
   await app.stop(true);
-  background.stop();
+  await background.stop();
   closeDatabase();
   log.info("Stopped cleanly");
   log.flush();

@@ -7,16 +7,17 @@ import { startScheduledDelivery } from "./scheduledDelivery";
 /**
  * Every timer the server runs, started and stopped here and nowhere else, so one file answers
  * "what runs in the background?". Each job is a thin shim: the work lives in the action or
- * registry it calls. Outbox senders and scheduled deliveries join this list.
+ * registry it calls.
  */
-export function startJobs(config: Config): { stop(): void } {
-  const stops = [startQueueCollection(config.queueTimeoutSeconds)];
+export function startJobs(config: Config): { stop(): Promise<void> } {
+  const stops: Array<() => void | Promise<void>> = [startQueueCollection(config.queueTimeoutSeconds)];
   stops.push(startOutboxSender(config));
   stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   return {
-    stop() {
-      for (const stop of stops) stop();
+    /** Stops every timer; resolves when work already under way (a delivery) has ended. */
+    async stop() {
+      await Promise.all(stops.map((stop) => stop()));
     },
   };
 }

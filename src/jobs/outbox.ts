@@ -12,7 +12,7 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  * an interval for retries that came due, and run once at start for what was queued or came due
  * while the server was down. A plain setInterval, since tests sweep more than once a second.
  */
-export function startOutboxSender(config: Config): () => void {
+export function startOutboxSender(config: Config): () => Promise<void> {
   configureMail(config.smtp);
   announceMail(config);
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
@@ -31,7 +31,7 @@ export function startOutboxSender(config: Config): () => void {
   return () => {
     clearInterval(timer);
     onOutboxQueued(null);
-    stopOutboxRunner();
+    return stopOutboxRunner();
   };
 }
 

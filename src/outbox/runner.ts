@@ -33,9 +33,20 @@ export function startOutboxRunner(options: OutboxPolicy) {
   policy = options;
 }
 
-/** Stops taking new items; one in flight finishes (and is marked) on its own. */
-export function stopOutboxRunner() {
+/** How long a clean stop waits for a delivery in flight before closing the database under it. */
+const STOP_WAIT_MS = 15_000;
+
+/**
+ * Stops taking new items and waits (a bounded while) for the one in flight to finish and be
+ * marked, so that a clean stop never sends an item twice: the database closes only after.
+ */
+export async function stopOutboxRunner(): Promise<void> {
   policy = null;
+  if (!running) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = await Promise.race([running.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (!waited) log.warn(`outbox: a delivery was still under way after ${STOP_WAIT_MS / 1000} s; it will be tried again at the next start`);
 }
 
 /** The delay before try number `attempts + 1`, after `attempts` failures. */

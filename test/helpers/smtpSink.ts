@@ -49,6 +49,10 @@ export class SmtpSink {
   /** Refuse this many upcoming recipients with `refusalCode` (4xx: try later, 5xx: permanent). */
   refuseNext = 0;
   refusalCode = 451;
+  /** Wait this long before accepting a message's data: a delivery still under way. */
+  delayDataMs = 0;
+  /** Messages whose data arrived, whether or not they were accepted yet. */
+  dataStarted = 0;
   /** Every RCPT TO seen, accepted or refused: counts the tries. */
   readonly attempts: string[] = [];
   private server: SMTPServer | null = null;
@@ -105,7 +109,9 @@ export class SmtpSink {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        this.dataStarted++;
         stream.on("end", async () => {
+          if (this.delayDataMs > 0) await Bun.sleep(this.delayDataMs);
           const raw = Buffer.concat(chunks).toString("utf8");
           const parsed = await simpleParser(raw);
           const addressText = (value: unknown) => (value && typeof value === "object" && "text" in value ? String((value as { text: string }).text) : "");

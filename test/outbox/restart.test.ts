@@ -59,6 +59,31 @@ describe("the outbox across restarts", () => {
     });
   }
 
+  test("a clean stop while a mail is being sent waits for it, so the next start does not send it again", async () => {
+    const { org, dataDir } = await queueWithoutSmtp();
+    await org.server.stop();
+    const before = sink.received.length;
+    const startedBefore = sink.dataStarted;
+    sink.delayDataMs = 1500;
+    try {
+      const again = await mailOrg(sink.env(FAST_OUTBOX), dataDir);
+      // The mail's data has reached the server, which has not answered yet: stop now.
+      const deadline = Date.now() + 10_000;
+      while (sink.dataStarted === startedBefore && Date.now() < deadline) await Bun.sleep(20);
+      expect(sink.dataStarted).toBe(startedBefore + 1);
+      expect(await again.server.stop("SIGTERM")).toBe(0);
+      await waitForLog(again.server, /delivered on try 1/, 3000);
+      sink.delayDataMs = 0;
+      await again.server.restart();
+      await Bun.sleep(800);
+      expect(sink.received.length).toBe(before + 1);
+      expect(countInLog(again.server, /outbox: item/)).toBe(0);
+      await again.server.stop();
+    } finally {
+      sink.delayDataMs = 0;
+    }
+  });
+
   test("the start says how many e-mails wait while no SMTP server is configured", async () => {
     const { org } = await queueWithoutSmtp();
     await org.server.restart();
