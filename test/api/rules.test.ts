@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { channelCount, createChannel, getChannel, queryServer, subscriptionCount, uniqueName } from "../helpers/channels";
+import { channelCount, createChannel, expectNoChannelChange, getChannel, queryServer, subscriptionCount, uniqueName } from "../helpers/channels";
 import { type Org, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, sendOk } from "../helpers/sending";
 import { pendingOf } from "../events/support";
@@ -15,12 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => org.server.dispose());
 
-const nothingChanged = async (attempt: () => Promise<void>) => {
-  const [channels, subs] = [channelCount(org.server), subscriptionCount(org.server)];
-  await attempt();
-  expect(channelCount(org.server)).toBe(channels);
-  expect(subscriptionCount(org.server)).toBe(subs);
-};
+const nothingChanged = (attempt: () => Promise<void>) => expectNoChannelChange(org.server, attempt);
 
 const messageIdsIn = (channelId: number) => queryServer<{ id: number }>(org.server, "SELECT id FROM messages WHERE channel_id = ? ORDER BY id", channelId).map((row) => row.id);
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   channelCount,
+  expectNoChannelChange,
   channelId,
   createUserGroup,
   deactivateUser,
@@ -23,12 +24,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => org.server.dispose());
 
-const nothingChanged = async (attempt: () => Promise<void>) => {
-  const [channels, subs] = [channelCount(org.server), subscriptionCount(org.server)];
-  await attempt();
-  expect(channelCount(org.server)).toBe(channels);
-  expect(subscriptionCount(org.server)).toBe(subs);
-};
+const nothingChanged = (attempt: () => Promise<void>) => expectNoChannelChange(org.server, attempt);
 
 describe("subscribing oneself", () => {
   test("creates a missing channel and reports the caller under their user ID", async () => {

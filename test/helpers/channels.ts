@@ -43,6 +43,14 @@ export function channelId(server: TestServer, name: string): number {
 export const channelCount = (server: TestServer) => queryServer<{ n: number }>(server, "SELECT count(*) AS n FROM channels")[0].n;
 export const subscriptionCount = (server: TestServer) => queryServer<{ n: number }>(server, "SELECT count(*) AS n FROM subscriptions WHERE active = 1")[0].n;
 
+/** Runs a refused attempt and checks it created no channel and changed no subscription count. */
+export async function expectNoChannelChange(server: TestServer, attempt: () => Promise<void>) {
+  const [channels, subs] = [channelCount(server), subscriptionCount(server)];
+  await attempt();
+  expect(channelCount(server)).toBe(channels);
+  expect(subscriptionCount(server)).toBe(subs);
+}
+
 export function systemGroupId(server: TestServer, name: string): number {
   return queryServer<{ id: number }>(server, "SELECT id FROM user_groups WHERE name = ? AND is_system_group = 1", name)[0].id;
 }
