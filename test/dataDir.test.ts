@@ -257,7 +257,7 @@ describe("a lost or damaged database is refused, even with --init, and left as i
 
     const before = snapshot(dataDir);
     const outcome = await serve(dataDir, ["--init"]);
-    expectRefusal(outcome, new RegExp(`The database ${dataDir}/parley\\.db is damaged \\(SQLite says: [^)]+\\)\\. Parley will not serve it`));
+    expectRefusal(outcome, new RegExp(`The database ${dataDir}/parley\\.db is damaged \\(SQLite says: [\\s\\S]+?\\)\\. Parley will not serve it`));
     expect(outcome.stderr).toMatch(RESTORE_ADVICE);
     expect(outcome.stderr).toMatch(RECOVER_ADVICE);
     expect(snapshot(dataDir)).toEqual(before);
