@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { join, resolve } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { DATABASE_FILE, DataDirError, prepareDataDir, readOnlyMessage, restoreAdvice, type Created, type NewInstall } from "./dataDir";
+import { useFileStoreIn } from "./fileStore";
 import { applyMigrations } from "./migrate";
 import { databaseSwitched } from "./caches";
 import { usePreparedQueriesOn } from "./prepared";
@@ -56,6 +57,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     throw explainOpenFailure(error, dataDir);
   }
   current = { sqlite, db: drizzle({ client: sqlite, schema }) };
+  useFileStoreIn(dataDir);
   usePreparedQueriesOn(current.db);
   databaseSwitched();
   return { db: current.db, created };
