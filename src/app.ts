@@ -29,6 +29,7 @@ import { subscriptionRoutes } from "./routes/subscriptions";
 import { typingRoutes } from "./routes/typing";
 import { userGroupRoutes } from "./routes/userGroups";
 import { userRoutes } from "./routes/users";
+import { userTopicRoutes } from "./routes/userTopics";
 import { userStatusRoutes } from "./routes/userStatus";
 import { webRoutes } from "./web/routes";
 
@@ -37,6 +38,7 @@ export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
+  api.use(userTopicRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 

@@ -2,7 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { topicHasMessages } from "../db/sendQueries";
 import type { SendTx } from "../db/types";
 import { users, type User } from "../db/users";
-import { findUserTopic, setUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
+import { findUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
+import { setTopicPolicy } from "./userTopics";
 import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
 
 /**
@@ -66,8 +67,5 @@ export function mentionedTopicPolicyChanges(tx: SendTx, senderId: number, where:
 
 /** Stores the changes and tells each user's clients. */
 export function applyTopicPolicyChanges(tx: SendTx, where: TopicInSending, changes: TopicPolicyChange[], now: number) {
-  for (const { userId, policy } of changes) {
-    setUserTopic(tx, { userId, channelId: where.channelId, topic: where.topic, visibilityPolicy: policy, lastUpdated: now });
-    tx.emit({ type: "user_topic", stream_id: where.channelId, topic_name: where.topic, last_updated: now, visibility_policy: policy }, [userId]);
-  }
+  for (const { userId, policy } of changes) setTopicPolicy(tx, userId, where.channelId, where.topic, policy, now);
 }

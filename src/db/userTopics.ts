@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import type { Reader, SendTx, Tx } from "./types";
@@ -65,4 +65,14 @@ export function listUserTopicsOf(db: Reader, userId: number): UserTopic[] {
     .where(and(eq(userTopics.userId, userId), ne(userTopics.visibilityPolicy, VisibilityPolicy.INHERIT)))
     .orderBy(asc(userTopics.channelId), asc(userTopics.topicKey))
     .all();
+}
+
+/** [channel name, topic, muted at] for each topic the user muted, oldest first (the legacy muted_topics). */
+export function mutedTopicsOf(db: Reader, userId: number): Array<[string, string, number]> {
+  return db
+    .all<{ name: string; topic: string; last_updated: number }>(
+      sql`SELECT c.name, ut.topic, ut.last_updated FROM user_topics ut JOIN channels c ON c.id = ut.channel_id
+          WHERE ut.user_id = ${userId} AND ut.visibility_policy = ${VisibilityPolicy.MUTED} ORDER BY ut.last_updated, ut.channel_id`,
+    )
+    .map((row) => [row.name, row.topic, row.last_updated]);
 }

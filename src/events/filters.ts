@@ -89,6 +89,8 @@ function shapeForClient(event: Loose, addressed: Emitted, delivery: Delivery, co
     case "subscription":
     case "stream":
       return channelEventForQueue(event, delivery, context);
+    case "muted_topics":
+      return mutedTopicsForQueue(event, delivery.spec, context);
     default:
       return [event];
   }
@@ -132,6 +134,14 @@ function realmUserForQueue(event: Loose, spec: QueueSpec): Loose[] {
   const computable = event.op === "add" ? shaped.person.delivery_email !== null : gravatar_computable === true;
   if (spec.clientGravatar && computable && isGravatarUrl(shaped.person.avatar_url)) shaped.person = { ...shaped.person, avatar_url: null };
   return [shaped];
+}
+
+/** The legacy list, only for clients that did not ask for user_topic events by name. */
+function mutedTopicsForQueue(event: Loose, spec: QueueSpec, context: FilterContext): Loose[] {
+  if (spec.eventTypes?.includes("user_topic")) return [];
+  if (spec.capabilities.empty_topic_name) return [event];
+  const shown = (topic: string) => (topic === "" ? context.emptyTopicDisplayName() : topic);
+  return [{ ...event, muted_topics: event.muted_topics.map(([name, topic, at]: [string, string, number]) => [name, shown(topic), at]) }];
 }
 
 /** The reference's pre-bulk form: one event per deleted message, with message_id. */

@@ -17,8 +17,9 @@ import type { TypingEditMessageEvent, TypingEvent } from "./kinds/typing";
 import type { UserEvent } from "./kinds/users";
 import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
+import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Reader } from "../../db/types";
+import { mutedTopicsOf } from "../../db/userTopics";
 import type { UserStateContext } from "./index";
 
 /**
@@ -63,8 +63,5 @@ export const realmBillingState = () => ({ realm_billing: { has_pending_sponsorsh
  */
 export function mutedTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
   const shown = (topic: string) => (topic === "" && !spec.capabilities.empty_topic_name ? realm.settings.empty_topic_display_name : topic);
-  const rows = db.all<{ name: string; topic: string; last_updated: number }>(sql`
-    SELECT c.name, ut.topic, ut.last_updated FROM user_topics ut JOIN channels c ON c.id = ut.channel_id
-    WHERE ut.user_id = ${viewer.id} AND ut.visibility_policy = 1 ORDER BY ut.last_updated, ut.channel_id`);
-  return { muted_topics: rows.map((row) => [row.name, shown(row.topic), row.last_updated]) };
+  return { muted_topics: mutedTopicsOf(db, viewer.id).map(([name, topic, mutedAt]) => [name, shown(topic), mutedAt]) };
 }

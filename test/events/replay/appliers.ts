@@ -252,6 +252,10 @@ export const APPLIERS: Record<string, Applier> = {
     }
     applyUnreadMessage(state, message, flags);
   },
+  // The legacy list, whole; in a snapshot only when user_topic was not asked for.
+  muted_topics(state, { muted_topics }) {
+    if ("muted_topics" in state) state.muted_topics = muted_topics;
+  },
   user_topic(state, { id: _id, type: _type, ...topic }) {
     const rest = state.user_topics.filter((each: State) => !(each.stream_id === topic.stream_id && each.topic_name.toLowerCase() === topic.topic_name.toLowerCase()));
     state.user_topics = topic.visibility_policy === 0 ? rest : [...rest, topic];

@@ -10,6 +10,7 @@ import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
 import { scheduledMessageScenarios } from "./scheduledMessages";
+import { userTopicScenarios } from "./userTopics";
 
 /**
  * Every event kind replayed: snapshot + events = fresh snapshot, per area, for people of
@@ -30,6 +31,7 @@ channelScenarios(() => org);
 messageScenarios(() => org);
 scheduledMessageScenarios(() => org);
 inviteScenarios(() => org);
+userTopicScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
 describe("queue events", () => {
