@@ -30,6 +30,8 @@ import { typingRoutes } from "./routes/typing";
 import { userGroupRoutes } from "./routes/userGroups";
 import { userRoutes } from "./routes/users";
 import { userTopicRoutes } from "./routes/userTopics";
+import { readReceiptRoutes } from "./routes/readReceipts";
+import { profileFieldRoutes } from "./routes/profileFields";
 import { userStatusRoutes } from "./routes/userStatus";
 import { webRoutes } from "./web/routes";
 
@@ -38,7 +40,7 @@ export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
-  api.use(userTopicRoutes);
+  api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 

@@ -319,3 +319,33 @@ export function markEverythingRead(tx: Tx, userId: number, upTo: number) {
     ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
   clearBits(tx, userId, Flag.READ | Flag.UNREAD);
 }
+
+/**
+ * Active users who received the message and have it read (the sender included, as the
+ * caller decides who to show), by the same rules as isRead, in one query; never anyone the
+ * viewer muted or who muted the viewer. Who received a channel message is whoever was
+ * subscribed when it was sent.
+ */
+export function usersWhoRead(db: Reader, message: MessageKey, viewerId: number): Array<{ id: number; sendsReadReceipts: boolean }> {
+  const received =
+    message.channelId === null
+      ? sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${message.recipientId}`
+      : sql`SELECT DISTINCT user_id FROM subscription_periods
+            WHERE channel_id = ${message.channelId} AND ${message.id} > starts_after AND (ends_at IS NULL OR ${message.id} <= ends_at)`;
+  const unsubscribed =
+    message.channelId === null
+      ? sql`0`
+      : sql`NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = r.user_id AND s.channel_id = ${message.channelId} AND s.active = 1)`;
+  return db
+    .all<{ id: number; sends: number | null }>(
+      sql`SELECT u.id, json_extract(u.settings, '$.send_read_receipts') AS sends
+          FROM (${received}) r JOIN users u ON u.id = r.user_id AND u.is_active = 1
+          LEFT JOIN message_flags f ON f.user_id = r.user_id AND f.message_id = ${message.id}
+          LEFT JOIN read_marks m ON m.user_id = r.user_id AND m.recipient_id = ${message.recipientId}
+          WHERE CASE WHEN coalesce(f.flags, 0) & ${Flag.READ} THEN 1 WHEN coalesce(f.flags, 0) & ${Flag.UNREAD} THEN 0
+                     WHEN ${unsubscribed} THEN 1 ELSE ${message.id} <= coalesce(m.read_up_to, 0) END
+            AND NOT EXISTS (SELECT 1 FROM muted_users mu WHERE (mu.user_id = ${viewerId} AND mu.muted_user_id = r.user_id) OR (mu.user_id = r.user_id AND mu.muted_user_id = ${viewerId}))
+          ORDER BY u.id`,
+    )
+    .map((row) => ({ id: row.id, sendsReadReceipts: row.sends !== 0 }));
+}
