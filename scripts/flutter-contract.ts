@@ -26,7 +26,11 @@ export interface Field {
 }
 export type ClassContract = Record<string, Field>;
 
-const FILES = ["events", "initial_snapshot", "model", "reaction", "submessage", "permission"].map((name) => `lib/api/model/${name}.g.dart`);
+const FILES = [
+  ...["events", "initial_snapshot", "model", "reaction", "submessage", "permission"].map((name) => `lib/api/model/${name}.g.dart`),
+  // The answers of the REST calls the app makes.
+  ...["account", "channels", "events", "messages", "realm", "saved_snippets", "users"].map((name) => `lib/api/route/${name}.g.dart`),
+];
 
 function readSource(root: string, path: string): string {
   if (existsSync(join(root, "lib"))) return readFileSync(join(root, path), "utf8");
@@ -99,6 +103,8 @@ function fieldOf(expression: string, key: string): Field {
     expression.includes(`${value} == null`) ||
     new RegExp(`${value.replace(/[[\]']/g, "\\$&")}\\s+as\\s+[\\w<>, ]+\\?`).test(expression) ||
     /\$enumDecodeNullable/.test(expression) ||
+    // Passed uncast to a hand-written converter, which may well accept null.
+    (expression.includes(`(${value})`) && !/\$enumDecode/.test(expression)) ||
     /\?\?/.test(expression);
   return { type: typeOf(expression, value), nullable };
 }

@@ -95,6 +95,11 @@ const HAND_WRITTEN: Record<string, (value: Json, path: string, problems: string[
     checkClass({ ...value.message, flags: value.flags }, "Message", `${path}.message`, problems);
     checkType(value.flags, { kind: "list", of: { kind: "string" } }, `${path}.flags`, problems);
   },
+  // Event.fromJson: by type and op; kinds the app does not know it keeps as UnexpectedEvent.
+  Event(value, path, problems) {
+    const key = flutterEventKey(value);
+    if (key !== undefined) checkClass(value, FLUTTER_EVENT_CLASSES[key], `${path}(${key})`, problems);
+  },
   RealmUserRemoveEvent(value, path, problems) {
     if (!Number.isInteger(value.person?.user_id)) problems.push(`${path}.person.user_id: not an int`);
   },
