@@ -33,6 +33,12 @@ import { userTopicRoutes } from "./routes/userTopics";
 import { readReceiptRoutes } from "./routes/readReceipts";
 import { profileFieldRoutes } from "./routes/profileFields";
 import { userStatusRoutes } from "./routes/userStatus";
+import { botStorageRoutes } from "./routes/botStorage";
+import { channelEmailAddressRoutes } from "./routes/channelEmailAddress";
+import { clientDeviceRoutes } from "./routes/clientDevices";
+import { messageEditHistoryRoutes } from "./routes/messageEditHistory";
+import { messageRenderRoutes } from "./routes/messageRender";
+import { topicRoutes } from "./routes/topics";
 import { webRoutes } from "./web/routes";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
@@ -40,6 +46,7 @@ export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
+  api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }

@@ -28,6 +28,8 @@ export const REALM_SETTING_DEFAULTS = {
   /** Time limits for moving messages, for everyone below moderator; null: no limit. */
   move_messages_within_stream_limit_seconds: 604800 as number | null,
   move_messages_between_streams_limit_seconds: 604800 as number | null,
+  /** Which edit history people may see: "all", "moves" (moves only) or "none" (also realm_allow_edit_history). */
+  message_edit_history_visibility_policy: "all" as "all" | "moves" | "none",
 };
 export type RealmScalarSettings = typeof REALM_SETTING_DEFAULTS;
 

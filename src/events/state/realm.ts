@@ -29,8 +29,6 @@ function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) 
 /** Settings this server does not make configurable, at the values it behaves by. */
 const FIXED_REALM_FIELDS = {
   realm_default_language: "en",
-  realm_message_edit_history_visibility_policy: "all",
-  realm_allow_edit_history: true,
   realm_require_unique_names: false,
   realm_name_changes_disabled: false,
   realm_email_changes_disabled: false,
@@ -115,6 +113,8 @@ export function realmState(db: Reader, { realm }: StateContext) {
     realm_logo_url: `${url}/static/logo.png`,
     realm_night_logo_url: `${url}/static/logo.png`,
     realm_topics_policy: realm.settings.mandatory_topics ? "disable_empty_topic" : "allow_empty_topic",
+    // The deprecated boolean form of message_edit_history_visibility_policy.
+    realm_allow_edit_history: realm.settings.message_edit_history_visibility_policy !== "none",
     ...FIXED_REALM_FIELDS,
     ...settingFields(db, realm.settings),
     server_generation: SERVER_GENERATION,

@@ -1,0 +1,43 @@
+import { botStorageSize, deleteBotStorage, listBotStorage, putBotStorage, type StorageEntry } from "../db/botStorage";
+import { write } from "../db/transaction";
+import type { User } from "../db/users";
+import { badRequest } from "../http/errors";
+import { KEY_DOES_NOT_EXIST, requireBot } from "../reads/botStorage";
+
+/**
+ * A bot's own key-value store (python-zulip-api's update_storage / remove_storage; the
+ * reference server's zerver/lib/bot_storage.py). Keys and values are strings; together a bot
+ * stores at most BOT_STORAGE_LIMIT characters, the reference's default USER_STATE_SIZE_LIMIT.
+ * Only bots have one. Nobody else is told of changes, so no event is sent.
+ */
+
+export const BOT_STORAGE_LIMIT = 10_000_000;
+const characters = (text: string) => [...text].length;
+
+export function updateBotStorage(bot: User, storage: Record<string, string>) {
+  requireBot(bot);
+  const entries: StorageEntry[] = Object.entries(storage).map(([key, value]) => ({ key, value }));
+  // SQLite's length(), which measures what is stored, stops at NUL; the reference's database refuses it too.
+  if (entries.some(({ key, value }) => key.includes("\u0000") || value.includes("\u0000"))) throw badRequest("Keys and values must not contain null bytes.");
+  const added = entries.reduce((sum, { key, value }) => sum + characters(key) + characters(value), 0);
+  write((tx) => {
+    const keys = entries.map((entry) => entry.key);
+    const size = botStorageSize(tx, bot.id) - botStorageSize(tx, bot.id, keys) + added;
+    if (size > BOT_STORAGE_LIMIT) {
+      throw badRequest(`Request exceeds storage limit by ${size - BOT_STORAGE_LIMIT} characters. The limit is ${BOT_STORAGE_LIMIT} characters.`);
+    }
+    putBotStorage(tx, bot.id, entries);
+  });
+}
+
+/** Removes these keys (all or nothing: one the bot lacks refuses the request), or everything. */
+export function removeBotStorage(bot: User, keys: string[] | undefined) {
+  requireBot(bot);
+  write((tx) => {
+    if (keys !== undefined) {
+      const unique = [...new Set(keys)];
+      if (listBotStorage(tx, bot.id, unique).length < unique.length) throw badRequest(KEY_DOES_NOT_EXIST);
+    }
+    deleteBotStorage(tx, bot.id, keys);
+  });
+}

@@ -1,0 +1,34 @@
+import { Elysia, t } from "elysia";
+import { removeBotStorage, updateBotStorage } from "../actions/botStorage";
+import { authentication } from "../http/auth";
+import { success } from "../http/errors";
+import { getBotStorage } from "../reads/botStorage";
+
+/**
+ * The bot storage API (not in the reference's description; python-zulip-api's get_storage,
+ * update_storage and remove_storage, the reference server's zerver/views/storage.py).
+ * `storage` is a JSON object of strings; `keys` a JSON list of strings.
+ */
+
+const Keys = t.ArrayString(t.String(), { maxItems: 10_000 });
+const KeysParams = t.Object({ keys: t.Optional(Keys) });
+
+export const botStorageRoutes = new Elysia()
+  .use(authentication)
+  .get("/bot_storage", ({ user, query }) => success({ storage: getBotStorage(user, query.keys) }), { auth: true, query: KeysParams })
+  .put(
+    "/bot_storage",
+    ({ user, body }) => {
+      updateBotStorage(user, body.storage);
+      return success();
+    },
+    { auth: true, body: t.Object({ storage: t.ObjectString({}, { additionalProperties: t.String() }) }) },
+  )
+  .delete(
+    "/bot_storage",
+    ({ user, body }) => {
+      removeBotStorage(user, body.keys);
+      return success();
+    },
+    { auth: true, body: KeysParams },
+  );

@@ -1,0 +1,18 @@
+import { Elysia, t } from "elysia";
+import { authentication } from "../http/auth";
+import { success } from "../http/errors";
+import { getMessageEditHistory } from "../reads/messageEditHistory";
+
+/** GET /messages/{message_id}/history (reference: get-message-history). */
+export const messageEditHistoryRoutes = new Elysia()
+  .use(authentication)
+  .get(
+    "/messages/:message_id/history",
+    ({ user, params, query }) =>
+      success({ message_history: getMessageEditHistory(user, params.message_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
+    {
+      auth: true,
+      params: t.Object({ message_id: t.Numeric({ minimum: 0, multipleOf: 1 }) }),
+      query: t.Object({ allow_empty_topic_name: t.Optional(t.BooleanString()) }),
+    },
+  );
