@@ -11,6 +11,7 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import type { UpdateMessageEvent } from "../events/kinds/messageEdits";
+import { addAlertWordBits } from "../messages/alertWordFlags";
 import { applyMentions, type MentionScope } from "../messages/mentionFlags";
 import { announceMove, announceResolution } from "./moveNotices";
 import { carryReadState, flagsOnMessage } from "./moveReadState";
@@ -51,7 +52,8 @@ export interface EditPlan {
   notify: { oldThread: boolean; newThread: boolean };
 }
 
-const MENTION_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED;
+/** The bits a message's content decides: mentions and alert words. */
+const CONTENT_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED | Flag.HAS_ALERT_WORD;
 
 export function applyEdit(tx: Tx, plan: EditPlan) {
   const { target, fromChannel, move, editor } = plan;
@@ -85,16 +87,17 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
   if (move) announce(tx, plan, move);
 }
 
-/** Mentions follow the content: mention flags are recomputed for everyone the message reached. */
+/** Mentions and alert words follow the content: their flags are recomputed for everyone the message reached. */
 function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audience: number[]) {
   const { target, fromChannel, realm, editor } = plan;
   const recipientIds = [...new Set([...audience, target.senderId])];
   const scope: MentionScope = fromChannel ? { kind: "channel", channel: fromChannel, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] } : { kind: "direct" };
   const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
+  addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
   const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
   for (const userId of new Set([...stored.keys(), ...bits.keys()])) {
     const old = stored.get(userId) ?? 0;
-    const next = (old & ~MENTION_BITS) | (bits.get(userId) ?? 0);
+    const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
     if (next !== old) writeBits(tx, userId, target, next);
   }
 }

@@ -13,6 +13,8 @@ import { normalizeContent, normalizeTopic } from "../messages/content";
 import { emitMessage } from "./messageDelivery";
 import { queueOutgoingWebhooks } from "./outgoingWebhooks";
 import { applyMentions } from "../messages/mentionFlags";
+import { addAlertWordBits } from "../messages/alertWordFlags";
+import { markReadForMuters } from "../messages/mutedSenders";
 import { type Address, parseAddress, resolveDestination } from "../messages/recipients";
 import { applyTopicPolicyChanges, mentionedTopicPolicyChanges, senderTopicPolicyChange, type TopicInSending } from "./automaticTopicPolicies";
 import type { RenderResult } from "../render/markdown";
@@ -97,6 +99,8 @@ function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
   const isChannel = destination.kind === "channel";
   const recipientIds = isChannel ? withSender(destination.subscriberIds, sender.id) : destination.participants.map((user) => user.id);
   const bits = applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
+  addAlertWordBits(tx, bits, draft.content, sender.id, recipientIds);
+  markReadForMuters(tx, bits, sender.id, recipientIds);
   if (draft.readBySender) bits.set(sender.id, (bits.get(sender.id) ?? 0) | Flag.READ);
 
   const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: destination.senderMuted } : null;

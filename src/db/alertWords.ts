@@ -1,4 +1,8 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { primaryKey, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { cachedUntilChange } from "./caches";
+import { rawStatement } from "./prepared";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** Words a user wants to be alerted to, as they typed them (matched without regard to case). */
@@ -12,3 +16,49 @@ export const alertWords = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.word] })],
 );
+
+/** A user's alert words as they typed them, in the order they were added (rowid order). */
+export function listAlertWords(db: Reader, userId: number): string[] {
+  return db
+    .select({ word: alertWords.word })
+    .from(alertWords)
+    .where(eq(alertWords.userId, userId))
+    .orderBy(sql`rowid`)
+    .all()
+    .map((row) => row.word);
+}
+
+export function insertAlertWords(tx: Tx, userId: number, words: string[]) {
+  if (words.length === 0) return;
+  tx.insert(alertWords)
+    .values(words.map((word) => ({ userId, word })))
+    .onConflictDoNothing()
+    .run();
+}
+
+/** Deletes these exact stored words (the caller matched them without regard to case). */
+export function deleteAlertWords(tx: Tx, userId: number, words: string[]) {
+  if (words.length === 0) return;
+  tx.delete(alertWords)
+    .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)))
+    .run();
+}
+
+const allAlertWords = rawStatement<{ user_id: number; word: string }, []>("SELECT user_id, word FROM alert_words");
+
+/**
+ * Every user's alert words, lower-cased, for the send path: most organizations have few or
+ * none, so the whole table is kept, and a send whose recipients have none does no more than a
+ * map lookup per recipient (none at all when nobody has any). Changes go through write().
+ */
+const alertWordsByUser = cachedUntilChange("alertWords", () => {
+  const byUser = new Map<number, string[]>();
+  for (const [userId, word] of allAlertWords().values() as Array<[number, string]>) {
+    const lower = word.toLowerCase();
+    const words = byUser.get(userId) ?? byUser.set(userId, []).get(userId)!;
+    if (!words.includes(lower)) words.push(lower);
+  }
+  return byUser as ReadonlyMap<number, readonly string[]>;
+});
+
+export const alertWordsForSending = (_db: Reader): ReadonlyMap<number, readonly string[]> => alertWordsByUser();

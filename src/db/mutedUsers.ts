@@ -1,4 +1,8 @@
+import { and, eq, sql } from "drizzle-orm";
 import { primaryKey, integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { cachedUntilChange } from "./caches";
+import { rawStatement } from "./prepared";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** Users a user has muted, and since when (UNIX seconds). */
@@ -15,3 +19,42 @@ export const mutedUsers = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.mutedUserId] })],
 );
+
+/** The users a user muted, in the order they were muted (rowid order), as the API's `muted_users` entries. */
+export function listMutedUsers(db: Reader, userId: number): Array<{ id: number; timestamp: number }> {
+  return db
+    .select({ id: mutedUsers.mutedUserId, timestamp: mutedUsers.dateMuted })
+    .from(mutedUsers)
+    .where(eq(mutedUsers.userId, userId))
+    .orderBy(sql`rowid`)
+    .all();
+}
+
+export function isMuted(db: Reader, userId: number, mutedUserId: number): boolean {
+  return db.select({ id: mutedUsers.mutedUserId }).from(mutedUsers).where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId))).get() !== undefined;
+}
+
+export function insertMute(tx: Tx, userId: number, mutedUserId: number, dateMuted: number) {
+  tx.insert(mutedUsers).values({ userId, mutedUserId, dateMuted }).run();
+}
+
+export function deleteMute(tx: Tx, userId: number, mutedUserId: number) {
+  tx.delete(mutedUsers)
+    .where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId)))
+    .run();
+}
+
+const allMutes = rawStatement<{ user_id: number; muted_user_id: number }, []>("SELECT user_id, muted_user_id FROM muted_users");
+
+/**
+ * Per muted user, who muted them, for the send path: a message from someone nobody muted
+ * costs one map lookup. Mutes change only in write() transactions.
+ */
+const mutersByMutedUser = cachedUntilChange("mutedUsers", () => {
+  const muters = new Map<number, number[]>();
+  for (const [userId, mutedUserId] of allMutes().values() as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
+  return muters as ReadonlyMap<number, readonly number[]>;
+});
+
+/** The users who muted `senderId` (none: undefined). */
+export const mutersOf = (_db: Reader, senderId: number): readonly number[] | undefined => mutersByMutedUser().get(senderId);

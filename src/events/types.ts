@@ -2,6 +2,7 @@
  * Every event the server sends, as one discriminated union. Each feature defines its event
  * shapes in events/kinds/<feature>.ts and adds its union here.
  */
+import type { AlertWordsEvent } from "./kinds/alertWords";
 import type { ChannelEvent } from "./kinds/channels";
 import type { DraftsEvent } from "./kinds/drafts";
 import type { InvitesChangedEvent } from "./kinds/invites";
@@ -9,6 +10,7 @@ import type { RealmLinkifiersEvent } from "./kinds/linkifiers";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
 import type { MessageSendEvent } from "./kinds/messages";
+import type { MutedUsersEvent } from "./kinds/mutedUsers";
 import type { RealmUserSettingsDefaultsEvent } from "./kinds/realmUserSettingsDefaults";
 import type { SavedSnippetsEvent } from "./kinds/savedSnippets";
 import type { ScheduledMessagesEvent } from "./kinds/scheduledMessages";
@@ -19,7 +21,7 @@ import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

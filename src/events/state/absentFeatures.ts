@@ -5,11 +5,9 @@ import type { UserStateContext } from "./index";
 /**
  * Register sections for features Parley does not have (yet): a client that asks for them gets
  * the reference's empty value rather than a missing key, which clients read as a server bug
- * (spec 4.19: alert_words and custom_profile_fields are "present if" asked for). No event ever
+ * (spec 4.19: custom_profile_fields, like alert_words, is "present if" asked for). No event ever
  * changes these, so a snapshot stays true for the life of the queue.
  */
-
-export const alertWordsState = () => ({ alert_words: [] as string[] });
 
 /** The reference's field types (ids and names), though no field can be configured here. */
 const CUSTOM_PROFILE_FIELD_TYPES = {
@@ -26,8 +24,6 @@ const CUSTOM_PROFILE_FIELD_TYPES = {
 export const customProfileFieldsState = () => ({ custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES });
 
 export const onboardingStepsState = () => ({ onboarding_steps: [], navigation_tour_video_url: null });
-
-export const mutedUsersState = () => ({ muted_users: [] });
 
 /** No presence is recorded: nobody is listed, and -1 is the reference's "no data fetched". */
 export const presenceState = () => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 });

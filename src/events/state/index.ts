@@ -3,11 +3,13 @@ import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import type { QueueSpec } from "../spec";
 import * as absent from "./absentFeatures";
+import { alertWordsState } from "./alertWords";
 import { defaultStreamsState, streamState, subscriptionState } from "./channels";
 import { draftsState } from "./drafts";
 import { realmLinkifiersState } from "./linkifiers";
 import { starredMessagesState, unreadMsgsState } from "./messageFlags";
 import { maxMessageIdState, recentPrivateConversationsState, userTopicsState } from "./messages";
+import { mutedUsersState } from "./mutedUsers";
 import { realmBotState } from "./realmBots";
 import { realmState } from "./realm";
 import { realmUserState } from "./realmUsers";
@@ -65,11 +67,11 @@ const SECTIONS: Record<string, Section> = {
   realm_linkifiers: { spectators: true, build: realmLinkifiersState },
   saved_snippets: { spectators: false, build: savedSnippetsState },
   user_status: { spectators: false, build: userStatusState },
+  alert_words: { spectators: false, build: alertWordsState },
+  muted_users: { spectators: false, build: mutedUsersState },
   // Features Parley lacks: the reference's empty values (absentFeatures.ts).
-  alert_words: { spectators: false, build: absent.alertWordsState },
   custom_profile_fields: { spectators: true, build: absent.customProfileFieldsState },
   onboarding_steps: { spectators: false, build: absent.onboardingStepsState },
-  muted_users: { spectators: false, build: absent.mutedUsersState },
   muted_topics: { spectators: false, build: absent.mutedTopicsState, unless: "user_topic" },
   presence: { spectators: false, build: absent.presenceState },
   realm_domains: { spectators: false, build: absent.realmDomainsState },

@@ -137,6 +137,13 @@ export const APPLIERS: Record<string, Applier> = {
   "saved_snippets remove"(state, { saved_snippet_id }) {
     state.saved_snippets = state.saved_snippets.filter((snippet: State) => snippet.id !== saved_snippet_id);
   },
+  // Both carry the whole new list.
+  alert_words(state, { alert_words }) {
+    state.alert_words = alert_words;
+  },
+  muted_users(state, { muted_users }) {
+    state.muted_users = muted_users;
+  },
   realm_linkifiers(state, { realm_linkifiers }) {
     state.realm_linkifiers = realm_linkifiers;
   },

@@ -5,6 +5,7 @@ import { SEED_TIMEOUT_MS, pending, type Event, type State } from "../support";
 import { APPLIERS, applyEvents } from "./appliers";
 import { MODERN, SEEN_KINDS, comparable } from "./harness";
 import { declaredEventKinds } from "./kinds";
+import { alertAndMuteScenarios } from "./alertsAndMutes";
 import { channelScenarios } from "./channels";
 import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
@@ -31,6 +32,7 @@ channelScenarios(() => org);
 messageScenarios(() => org);
 scheduledMessageScenarios(() => org);
 inviteScenarios(() => org);
+alertAndMuteScenarios(() => org);
 userTopicScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */

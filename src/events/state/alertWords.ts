@@ -1,0 +1,8 @@
+import { listAlertWords } from "../../db/alertWords";
+import type { Reader } from "../../db/types";
+import type { UserStateContext } from "./index";
+
+/** alert_words: the viewer's own alert words, as they typed them. */
+export function alertWordsState(db: Reader, { viewer }: UserStateContext) {
+  return { alert_words: listAlertWords(db, viewer.id) };
+}
