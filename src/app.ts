@@ -7,6 +7,7 @@ import { publish, startEventQueues, stopEventQueues } from "./events/registry";
 import { startJobs } from "./jobs";
 import { configureOutgoingWebhooks } from "./outbox/webhooks";
 import { conventions } from "./http/conventions";
+import { alertWordRoutes } from "./routes/alertWords";
 import { authRoutes } from "./routes/auth";
 import { botRoutes } from "./routes/bots";
 import { channelRoutes } from "./routes/channels";
@@ -18,6 +19,7 @@ import { linkifierRoutes } from "./routes/linkifiers";
 import { messageEditRoutes } from "./routes/messageEdits";
 import { messageHistoryRoutes } from "./routes/messageHistory";
 import { messageRoutes } from "./routes/messages";
+import { mutedUserRoutes } from "./routes/mutedUsers";
 import { pushDeviceRoutes } from "./routes/pushDevices";
 import { reactionRoutes } from "./routes/reactions";
 import { realmDefaultsRoutes } from "./routes/realmDefaults";
@@ -48,6 +50,7 @@ export function createApp() {
   api.use(inviteRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
+  api.use(alertWordRoutes).use(mutedUserRoutes);
   return new Elysia().use(conventions).use(api).use(webRoutes);
 }
 
