@@ -13,6 +13,7 @@ import { botRoutes } from "./routes/bots";
 import { channelRoutes } from "./routes/channels";
 import { deactivationRoutes } from "./routes/deactivation";
 import { draftRoutes } from "./routes/drafts";
+import { emojiFileRoutes } from "./routes/emojiFiles";
 import { inviteRoutes } from "./routes/invites";
 import { eventRoutes } from "./routes/events";
 import { linkifierRoutes } from "./routes/linkifiers";
@@ -23,6 +24,7 @@ import { mutedUserRoutes } from "./routes/mutedUsers";
 import { pushDeviceRoutes } from "./routes/pushDevices";
 import { reactionRoutes } from "./routes/reactions";
 import { realmDefaultsRoutes } from "./routes/realmDefaults";
+import { realmEmojiRoutes } from "./routes/realmEmoji";
 import { savedSnippetRoutes } from "./routes/savedSnippets";
 import { scheduledMessageRoutes } from "./routes/scheduledMessages";
 import { serverRoutes } from "./routes/server";
@@ -48,10 +50,11 @@ export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
+  api.use(realmEmojiRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
   api.use(alertWordRoutes).use(mutedUserRoutes);
-  return new Elysia().use(conventions).use(api).use(webRoutes);
+  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(webRoutes);
 }
 
 export type App = ReturnType<typeof createApp>;

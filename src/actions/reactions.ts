@@ -2,7 +2,8 @@ import { accessMessage, messageAudience } from "../access/messages";
 import { getRealm, realmHost } from "../db/realm";
 import { type EmojiKey, type Reaction, deleteReaction, findReaction, findReactionWithEmoji, insertReaction } from "../db/reactions";
 import { write } from "../db/transaction";
-import type { Tx } from "../db/types";
+import { findActiveRealmEmojiByName, findRealmEmojiById } from "../db/realmEmoji";
+import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import type { ReactionEvent } from "../events/kinds/messageEdits";
 import { ApiError, badRequest } from "../http/errors";
@@ -24,8 +25,10 @@ export function reactionType(value: string): ReactionType {
   return value as ReactionType;
 }
 
-/** The emoji a bare name means: the built-in extra emoji first, then Unicode (no custom emoji exist yet). */
-export function emojiForName(name: string): EmojiKey {
+/** The emoji a bare name means, as in the reference: an active custom emoji first, then the built-in extra emoji, then Unicode. */
+export function emojiForName(db: Reader, name: string): EmojiKey {
+  const custom = findActiveRealmEmojiByName(db, name);
+  if (custom) return { emojiCode: String(custom.id), reactionType: "realm_emoji" };
   const extra = extraEmojiCodeForName(name);
   if (extra !== undefined) return { emojiCode: extra, reactionType: "svc_extra_emoji" };
   const unicode = emojiCodeForName(name);
@@ -33,11 +36,11 @@ export function emojiForName(name: string): EmojiKey {
   throw badRequest(`Emoji '${name}' does not exist`);
 }
 
-/** Why a code cannot start a new reaction in its namespace, or null when it can. */
-function invalidCode(key: EmojiKey): string | null {
+/** Why a code names no emoji in its namespace, or null when it names one (deactivated custom emoji included). */
+function invalidCode(db: Reader, key: EmojiKey): string | null {
   switch (key.reactionType) {
     case "realm_emoji":
-      return "Invalid custom emoji.";
+      return findRealmEmojiById(db, key.emojiCode) ? null : "Invalid custom emoji.";
     case "svc_extra_emoji":
       return isExtraEmojiCode(key.emojiCode) ? null : "Invalid emoji code.";
     case "unicode_emoji":
@@ -45,9 +48,16 @@ function invalidCode(key: EmojiKey): string | null {
   }
 }
 
-export function checkNewEmoji(name: string, key: EmojiKey) {
-  const problem = invalidCode(key);
+/** Whether name and code make an emoji that may be newly used (a reaction or a status), with the reference's messages. */
+export function checkNewEmoji(db: Reader, name: string, key: EmojiKey) {
+  const problem = invalidCode(db, key);
   if (problem) throw badRequest(problem);
+  if (key.reactionType === "realm_emoji") {
+    const custom = findRealmEmojiById(db, key.emojiCode)!;
+    if (custom.name !== name) throw badRequest("Invalid custom emoji name.");
+    if (custom.deactivated) throw badRequest("This custom emoji has been deactivated.");
+    return;
+  }
   const nameMatches = key.reactionType === "svc_extra_emoji" ? extraEmojiCodeForName(name) === key.emojiCode : emojiCodeForName(name) === key.emojiCode;
   if (!nameMatches) throw badRequest("Invalid emoji name.");
 }
@@ -57,13 +67,13 @@ export function addReaction(user: User, messageId: number, input: ReactionInput 
     const { message, channel } = accessMessage(tx, user, messageId, { modifying: true });
     const key =
       input.emoji_code === undefined || input.reaction_type === undefined
-        ? emojiForName(input.emoji_name)
+        ? emojiForName(tx, input.emoji_name)
         : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type) };
     if (findReaction(tx, message.id, user.id, key)) throw new ApiError("REACTION_ALREADY_EXISTS", "Reaction already exists.");
     // Reacting with an emoji someone already used is a vote for their reaction: it keeps its
     // name (and stays valid even if that emoji could no longer start a new reaction).
     const existing = findReactionWithEmoji(tx, message.id, key);
-    if (!existing) checkNewEmoji(input.emoji_name, key);
+    if (!existing) checkNewEmoji(tx, input.emoji_name, key);
     const reaction = insertReaction(tx, { messageId: message.id, userId: user.id, emojiName: existing?.emojiName ?? input.emoji_name, ...key });
     emitReaction(tx, "add", reaction, user, messageAudience(tx, channel, [message]));
   });
@@ -79,11 +89,11 @@ export function removeReaction(user: User, messageId: number, input: ReactionInp
     // is looked up as for a new reaction.
     const key =
       input.emoji_code === undefined
-        ? emojiForName(input.emoji_name!)
+        ? emojiForName(tx, input.emoji_name!)
         : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type ?? "unicode_emoji") };
     const reaction = findReaction(tx, message.id, user.id, key);
     if (!reaction) {
-      const problem = input.emoji_code === undefined ? null : invalidCode(key);
+      const problem = input.emoji_code === undefined ? null : invalidCode(tx, key);
       throw problem ? badRequest(problem) : new ApiError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
     }
     deleteReaction(tx, reaction.id);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { EmojiKey } from "../db/reactions";
-import { write } from "../db/transaction";
-import type { Tx } from "../db/types";
+import { read, write } from "../db/transaction";
+import type { Reader, Tx } from "../db/types";
 import { findUserById, users, type User } from "../db/users";
 import { saveUserStatus, type UserStatusChanges } from "../db/userStatus";
 import type { UserStatusEvent } from "../events/kinds/userStatus";
@@ -24,7 +24,7 @@ export interface StatusInput {
 }
 
 /** The emoji to store: cleared by an empty name, looked up from the name where code or type is missing, else checked as given. */
-function statusEmoji(input: StatusInput): UserStatusChanges {
+function statusEmoji(db: Reader, input: StatusInput): UserStatusChanges {
   const name = input.emoji_name;
   if (name === undefined) {
     if (input.emoji_code !== undefined || input.reaction_type !== undefined) {
@@ -33,17 +33,17 @@ function statusEmoji(input: StatusInput): UserStatusChanges {
     return {};
   }
   if (name === "") return { emojiName: "", emojiCode: "", reactionType: "unicode_emoji" };
-  const looked = input.emoji_code === undefined || input.reaction_type === undefined ? emojiForName(name) : undefined;
+  const looked = input.emoji_code === undefined || input.reaction_type === undefined ? emojiForName(db, name) : undefined;
   const key: EmojiKey = {
     emojiCode: input.emoji_code ?? looked!.emojiCode,
     reactionType: input.reaction_type === undefined ? looked!.reactionType : reactionType(input.reaction_type),
   };
-  checkNewEmoji(name, key);
+  checkNewEmoji(db, name, key);
   return { emojiName: name, ...key };
 }
 
 /** Checks everything before the transaction; returns what to store. */
-function checkStatus(input: StatusInput): UserStatusChanges {
+function checkStatus(db: Reader, input: StatusInput): UserStatusChanges {
   const statusText = input.status_text?.trim();
   if (input.away === undefined && statusText === undefined && input.emoji_name === undefined) {
     throw badRequest("Client did not pass any new values.");
@@ -52,7 +52,7 @@ function checkStatus(input: StatusInput): UserStatusChanges {
   if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
     throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
   }
-  return { ...(statusText === undefined ? {} : { statusText }), ...statusEmoji(input) };
+  return { ...(statusText === undefined ? {} : { statusText }), ...statusEmoji(db, input) };
 }
 
 /** `away` is the negation of presence_enabled: setting it changes the setting, which the user's clients are told. */
@@ -65,7 +65,7 @@ function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
 /** POST /users/me/status: only what was passed changes; everyone who may see the user hears of it. */
 export function updateOwnStatus(actor: User, input: StatusInput) {
   if (actor.isBot) throw badRequest("This endpoint does not accept bot requests.");
-  const changes = checkStatus(input);
+  const changes = read((db) => checkStatus(db, input));
   write((tx) => {
     const user = findUserById(tx, actor.id) ?? actor;
     if (input.away !== undefined) setPresenceEnabled(tx, user, !input.away);

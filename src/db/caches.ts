@@ -19,7 +19,7 @@ import { rawStatement } from "./prepared";
  * SendTx is not.
  */
 export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers"
-  | "outgoingWebhookBots" | "alertWords" | "mutedUsers";
+  | "outgoingWebhookBots" | "realmEmoji" | "alertWords" | "mutedUsers";
 
 /** A write() (anything may change) or a group-committed batch of message sends. */
 export type TransactionKind = "write" | "send";

@@ -1,4 +1,11 @@
+import { asc, eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { readFileSync } from "node:fs";
+import { EMOJI_IMAGE_CONTENT_TYPES, type EmojiImageFormat, inspectEmojiImage } from "../model/emojiImages";
+import { cachedUntilChange } from "./caches";
+import { storedFilePath } from "./fileStore";
+import { prepared } from "./prepared";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /** Custom emoji. Deactivated ones keep their row and ID, so old messages and reactions still show them. */
@@ -14,3 +21,84 @@ export const realmEmoji = sqliteTable("realm_emoji", {
   deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
   createTime: integer("create_time").notNull(),
 });
+
+export type RealmEmojiRow = typeof realmEmoji.$inferSelect;
+
+/** A row and whether its image moves (then it has a still version too). */
+export type RealmEmojiEntry = RealmEmojiRow & { animated: boolean };
+
+// Stored files never change (they are named by their hash), so whether one is animated is
+// worked out once per process, not at every reload of the list below.
+const animatedByHash = new Map<string, boolean>();
+
+function isAnimatedFile(row: RealmEmojiRow): boolean {
+  let animated = animatedByHash.get(row.sha256);
+  if (animated === undefined) {
+    const format = formatOfContentType(row.contentType);
+    try {
+      animated = format !== null && inspectEmojiImage(readFileSync(storedFilePath(row.sha256)), format).animated;
+    } catch {
+      // A file missing from a damaged data dir is served as a 404 anyway; it has no still.
+      animated = false;
+    }
+    animatedByHash.set(row.sha256, animated);
+  }
+  return animated;
+}
+
+/** Called by the upload, which has just inspected the bytes. */
+export function rememberAnimation(sha256: string, animated: boolean) {
+  animatedByHash.set(sha256, animated);
+}
+
+export function formatOfContentType(contentType: string): EmojiImageFormat | null {
+  const found = Object.entries(EMOJI_IMAGE_CONTENT_TYPES).find(([, type]) => type === contentType);
+  return found ? (found[0] as EmojiImageFormat) : null;
+}
+
+interface RealmEmojiTables {
+  all: readonly RealmEmojiEntry[];
+  byId: ReadonlyMap<string, RealmEmojiEntry>;
+  /** Active emoji only: the ones a name means in a message, a reaction or a status. */
+  activeByName: ReadonlyMap<string, RealmEmojiEntry>;
+}
+
+const allRows = prepared((db) => db.select().from(realmEmoji).orderBy(asc(realmEmoji.id)).prepare());
+
+// Every send with `:name:` in it and every reaction looks names up; emoji change only in
+// write() transactions (db/caches.ts).
+const currentTables = cachedUntilChange("realmEmoji", (): RealmEmojiTables => {
+  const all = (allRows().all() as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
+  return {
+    all,
+    byId: new Map(all.map((entry) => [String(entry.id), entry])),
+    activeByName: new Map(all.filter((entry) => !entry.deactivated).map((entry) => [entry.name, entry])),
+  };
+});
+
+/** Every custom emoji, deactivated ones included (old messages and reactions still show them), by ID. */
+export function listRealmEmoji(_db: Reader): readonly RealmEmojiEntry[] {
+  return currentTables().all;
+}
+
+/** By emoji_code (the ID as a string), deactivated or not. */
+export function findRealmEmojiById(_db: Reader, id: string): RealmEmojiEntry | undefined {
+  return currentTables().byId.get(id);
+}
+
+export function findActiveRealmEmojiByName(_db: Reader, name: string): RealmEmojiEntry | undefined {
+  return currentTables().activeByName.get(name);
+}
+
+/** The emoji whose image is served under this file name, deactivated or not. */
+export function findRealmEmojiByFileName(db: Reader, fileName: string): RealmEmojiRow | undefined {
+  return db.select().from(realmEmoji).where(eq(realmEmoji.fileName, fileName)).get();
+}
+
+export function insertRealmEmoji(tx: Tx, values: typeof realmEmoji.$inferInsert): RealmEmojiRow {
+  return tx.insert(realmEmoji).values(values).returning().get();
+}
+
+export function deactivateRealmEmoji(tx: Tx, id: number) {
+  tx.update(realmEmoji).set({ deactivated: true }).where(eq(realmEmoji.id, id)).run();
+}

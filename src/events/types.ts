@@ -7,6 +7,7 @@ import type { ChannelEvent } from "./kinds/channels";
 import type { DraftsEvent } from "./kinds/drafts";
 import type { InvitesChangedEvent } from "./kinds/invites";
 import type { RealmLinkifiersEvent } from "./kinds/linkifiers";
+import type { RealmEmojiEvent } from "./kinds/realmEmoji";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
 import type { MessageSendEvent } from "./kinds/messages";
@@ -21,7 +22,7 @@ import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

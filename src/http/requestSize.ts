@@ -36,7 +36,10 @@ export const MAX_URL_LENGTH = 512 * 1024;
 const MIB = 1024 * 1024;
 const described = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MiB`;
 
-const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
+/** Custom emoji uploads (POST /api/v1/realm/emoji/{name}); the action holds them to the emoji limit. */
+const EMOJI_UPLOAD_PREFIX = "/api/v1/realm/emoji/";
+
+const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) || path.startsWith(EMOJI_UPLOAD_PREFIX) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
 
 const tooLarge = (limit: number) => new ApiError("BAD_REQUEST", `Request body too large (at most ${described(limit)})`, {}, { status: 413 });
 

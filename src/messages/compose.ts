@@ -3,12 +3,14 @@ import { channelViewer, hasMetadataAccess } from "../access/channels";
 import { channels } from "../db/channels";
 import { userGroups } from "../db/groups";
 import { linkifierDefinitions } from "../db/linkifiers";
+import { findActiveRealmEmojiByName } from "../db/realmEmoji";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { users, type User } from "../db/users";
-import { createRenderContext, type LinkableChannel, type MentionableGroup, type MentionableUser } from "../render/context";
+import { createRenderContext, type LinkableChannel, type MentionableGroup, type MentionableUser, type RealmEmoji } from "../render/context";
 import { renderMessage, type RenderResult } from "../render/markdown";
 import { extractReferences } from "../render/syntax";
+import { emojiSourceUrl } from "../shapes/realmEmoji";
 
 /**
  * Rendering a message's content for sending: fetch just the rows its mentions and links may
@@ -53,12 +55,21 @@ function linkableChannels(db: Reader, sender: User, names: string[]): LinkableCh
     .map((channel) => ({ id: channel.id, name: channel.name }));
 }
 
+/** Active custom emoji the content names, from the cached set: no query on the send path. */
+function namedRealmEmoji(db: Reader, names: string[]): RealmEmoji[] {
+  return names.flatMap((name) => {
+    const emoji = findActiveRealmEmojiByName(db, name);
+    return emoji ? [{ id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(emoji.fileName) }] : [];
+  });
+}
+
 export function renderForSending(db: Reader, sender: User, realm: Realm, content: string): RenderResult {
   const references = extractReferences(content);
   const context = createRenderContext({
     users: mentionableUsers(db, references.userNames, references.userIds),
     groups: mentionableGroups(db, references.groupNames),
     channels: linkableChannels(db, sender, references.channelNames),
+    realmEmoji: namedRealmEmoji(db, references.emojiNames),
     linkifiers: linkifierDefinitions(db),
     realmUrl: realm.url,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,

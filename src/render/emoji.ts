@@ -99,6 +99,11 @@ export function emojiNamesForCode(code: string): readonly string[] {
   return codeToNames.get(code) ?? [];
 }
 
+/** Every Unicode emoji this server accepts: code → names, canonical first (the server emoji data). */
+export function unicodeEmojiCodeToNames(): ReadonlyMap<string, readonly string[]> {
+  return codeToNames;
+}
+
 export function isKnownUnicodeEmoji(code: string): boolean {
   return codeToNames.has(code);
 }

@@ -30,9 +30,6 @@ export const presenceState = () => ({ presences: {}, presence_last_update_id: -1
 
 export const realmDomainsState = () => ({ realm_domains: [] });
 
-/** Custom emoji only; the built-in ones are not listed here in the reference either. */
-export const realmEmojiState = () => ({ realm_emoji: {} });
-
 /** Legacy linkifiers: always empty in the reference, which lists them in realm_linkifiers. */
 export const realmFiltersState = () => ({ realm_filters: [] });
 

@@ -12,6 +12,7 @@ import { maxMessageIdState, recentPrivateConversationsState, userTopicsState } f
 import { mutedUsersState } from "./mutedUsers";
 import { realmBotState } from "./realmBots";
 import { realmState } from "./realm";
+import { realmEmojiState } from "./realmEmoji";
 import { realmUserState } from "./realmUsers";
 import { realmUserSettingsDefaultsState } from "./realmUserSettingsDefaults";
 import { savedSnippetsState } from "./savedSnippets";
@@ -65,6 +66,7 @@ const SECTIONS: Record<string, Section> = {
   update_message_flags: { spectators: false, build: unreadMsgsState },
   starred_messages: { spectators: false, build: starredMessagesState },
   realm_linkifiers: { spectators: true, build: realmLinkifiersState },
+  realm_emoji: { spectators: true, build: realmEmojiState },
   saved_snippets: { spectators: false, build: savedSnippetsState },
   user_status: { spectators: false, build: userStatusState },
   alert_words: { spectators: false, build: alertWordsState },
@@ -75,7 +77,6 @@ const SECTIONS: Record<string, Section> = {
   muted_topics: { spectators: false, build: absent.mutedTopicsState, unless: "user_topic" },
   presence: { spectators: false, build: absent.presenceState },
   realm_domains: { spectators: false, build: absent.realmDomainsState },
-  realm_emoji: { spectators: true, build: absent.realmEmojiState },
   realm_filters: { spectators: true, build: absent.realmFiltersState },
   realm_playgrounds: { spectators: true, build: absent.realmPlaygroundsState },
   realm_embedded_bots: { spectators: false, build: absent.realmEmbeddedBotsState },

@@ -4,6 +4,7 @@ import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSe
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
 import type { StateContext } from "./index";
 import { groupSettingApiValues } from "../../shapes/groupSettings";
+import { serverEmojiDataPath } from "../../render/serverEmojiData";
 
 /**
  * realm: the organization's settings and the server's limits. Every realm setting appears as
@@ -117,6 +118,8 @@ export function realmState(db: Reader, { realm }: StateContext) {
     realm_allow_edit_history: realm.settings.message_edit_history_visibility_policy !== "none",
     ...FIXED_REALM_FIELDS,
     ...settingFields(db, realm.settings),
+    // Absolute: the mobile app fetches it as given, without resolving it against the realm URL.
+    server_emoji_data_url: `${url}${serverEmojiDataPath()}`,
     server_generation: SERVER_GENERATION,
     event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(),
   };

@@ -147,6 +147,9 @@ export const APPLIERS: Record<string, Applier> = {
   realm_linkifiers(state, { realm_linkifiers }) {
     state.realm_linkifiers = realm_linkifiers;
   },
+  "realm_emoji update"(state, { realm_emoji }) {
+    state.realm_emoji = realm_emoji;
+  },
 
   "user_group add"(state, { group }) {
     upsert(state.realm_user_groups, "id", group);

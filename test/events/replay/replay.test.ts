@@ -10,6 +10,7 @@ import { channelScenarios } from "./channels";
 import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
+import { realmEmojiScenarios } from "./realmEmoji";
 import { scheduledMessageScenarios } from "./scheduledMessages";
 import { userTopicScenarios } from "./userTopics";
 
@@ -34,6 +35,7 @@ scheduledMessageScenarios(() => org);
 inviteScenarios(() => org);
 alertAndMuteScenarios(() => org);
 userTopicScenarios(() => org);
+realmEmojiScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
 describe("queue events", () => {
