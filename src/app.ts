@@ -72,6 +72,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,
     queueTimeoutSeconds: config.queueTimeoutSeconds,
+    maxQueueTimeoutSeconds: config.maxQueueTimeoutSeconds,
     maxEventsPerQueue: config.queueMaxEvents,
     maxQueuesPerUser: config.maxQueuesPerUser,
     maxQueuesTotal: config.maxQueuesTotal,

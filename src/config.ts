@@ -11,6 +11,8 @@ export interface Config {
   heartbeatSeconds: number;
   /** A queue idle this long is garbage-collected (spec 8: ten minutes). */
   queueTimeoutSeconds: number;
+  /** The longest idle lifetime a client may ask for with idle_queue_timeout ("mobile" gets it). */
+  maxQueueTimeoutSeconds: number;
   /** Unread events one queue may hold before it is dropped, bounding a dead client's memory. */
   queueMaxEvents: number;
   /** Event queues one user may hold; registering one more drops their longest-idle queue. */
@@ -106,6 +108,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     logLevel: level,
     heartbeatSeconds: intFromEnv("PARLEY_HEARTBEAT_SECONDS", 60),
     queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
+    maxQueueTimeoutSeconds: intFromEnv("PARLEY_MAX_QUEUE_TIMEOUT_SECONDS", 7 * 24 * 3600),
     queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
     maxQueuesPerUser: intFromEnv("PARLEY_MAX_QUEUES_PER_USER", 50),
     maxQueuesTotal: intFromEnv("PARLEY_MAX_QUEUES_TOTAL", 20_000),

@@ -38,6 +38,8 @@ Environment:
   PARLEY_LOG_LEVEL                     debug, info (default), warn or error
   PARLEY_HEARTBEAT_SECONDS             Event-queue heartbeat interval (default 60)
   PARLEY_QUEUE_TIMEOUT_SECONDS         Idle event queues are removed after this (default 600)
+  PARLEY_MAX_QUEUE_TIMEOUT_SECONDS     The longest idle lifetime a client may ask for with
+                                       idle_queue_timeout; "mobile" gets it (default 604800)
   PARLEY_QUEUE_MAX_EVENTS              Unread events one queue may hold (default 10000)
   PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed for one account from one address
                                        within the window (default 10)

@@ -151,7 +151,15 @@ function isQueueHead(value: unknown): value is SavedQueueHead & { events: unknow
   return isObject(value) && typeof value.id === "string" && Number.isSafeInteger(value.userId) && isObject(value.spec) && isObject(value.spec.capabilities) && Number.isFinite(value.idleMs) && Array.isArray(value.events);
 }
 
-const restoredQueue = (entry: SavedQueueHead, now: number) => new EventQueue(entry.id, entry.userId, entry.spec, now - Math.max(0, entry.idleMs));
+/** A saved idle_queue_timeout that is not a positive number of seconds falls back to the server's default. */
+function restoredSpec(spec: QueueSpec): QueueSpec {
+  const timeout = spec.idleTimeoutSeconds;
+  if (timeout === undefined || (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) return spec;
+  const { idleTimeoutSeconds: _dropped, ...rest } = spec;
+  return rest;
+}
+
+const restoredQueue = (entry: SavedQueueHead, now: number) => new EventQueue(entry.id, entry.userId, restoredSpec(entry.spec), now - Math.max(0, entry.idleMs));
 
 /** The highest of `floor` and one past every event ID; a loop, since a queue may hold more events than a call takes arguments. */
 function pastEveryId(floor: number, queues: EventQueue[]): number {

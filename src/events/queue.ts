@@ -20,6 +20,8 @@ export interface Waiter {
 export class EventQueue {
   events: StoredEvent[] = [];
   waiter: Waiter | null = null;
+  /** How long it may sit unused before it is collected; set by the registry when it adds the queue. */
+  timeoutMs = 0;
 
   constructor(
     readonly id: string,

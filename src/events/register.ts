@@ -12,7 +12,7 @@ import {
 } from "../model/limits";
 import { versionFields } from "../version";
 import { checkEventNarrow } from "./eventNarrow";
-import { createQueue, longpollTimeoutSeconds } from "./registry";
+import { createQueue, idleTimeoutSeconds, longpollTimeoutSeconds } from "./registry";
 import { readCapabilities, type QueueSpec } from "./spec";
 import { buildState, type StateContext } from "./state";
 
@@ -28,11 +28,27 @@ export interface RegisterParams {
   all_public_streams?: boolean;
   narrow?: string[][];
   client_capabilities?: Record<string, unknown>;
+  /** Seconds, or "mobile"; as the route's schema let it through (text). */
+  idle_queue_timeout?: string;
 }
 
 const DEFAULT_PRESENCE_HISTORY_DAYS = 14;
 
+/**
+ * idle_queue_timeout (zulip-flutter sends "mobile"; other clients a number of seconds): how long
+ * the queue may sit unused. 0 is the server's default, as in the reference server.
+ */
+function requestedIdleTimeout(value: string | undefined): number | "mobile" | undefined {
+  if (value === undefined) return undefined;
+  // Plain text as zulip-flutter sends it, or JSON-encoded ("\"mobile\"") as some clients encode every value.
+  const text = value.trim().replace(/^"(.*)"$/, "$1");
+  if (text === "mobile") return text;
+  if (!/^\d{1,15}$/.test(text)) throw badRequest("Invalid idle_queue_timeout: expected a number of seconds or \"mobile\"");
+  return Number(text);
+}
+
 function queueSpec(params: RegisterParams, authenticated: boolean): QueueSpec {
+  const idleTimeout = idleTimeoutSeconds(requestedIdleTimeout(params.idle_queue_timeout));
   return {
     eventTypes: params.event_types ?? null,
     narrow: checkEventNarrow(params.narrow ?? []),
@@ -41,6 +57,7 @@ function queueSpec(params: RegisterParams, authenticated: boolean): QueueSpec {
     clientGravatar: params.client_gravatar ?? authenticated,
     slimPresence: params.slim_presence ?? false,
     capabilities: readCapabilities(params.client_capabilities),
+    ...(idleTimeout !== undefined && { idleTimeoutSeconds: idleTimeout }),
   };
 }
 

@@ -34,7 +34,10 @@ import type { QueueSpec } from "./spec";
 
 export interface RegistryConfig {
   heartbeatSeconds: number;
+  /** The idle lifetime of a queue whose client did not ask for one (idle_queue_timeout). */
   queueTimeoutSeconds: number;
+  /** The longest idle lifetime a client may ask for, and what "mobile" asks for. */
+  maxQueueTimeoutSeconds: number;
   /** Unacknowledged events a queue may hold; past it the queue is dropped (a dead client). */
   maxEventsPerQueue: number;
   /** Queues one user may hold; registering one more drops that user's longest-idle queue. */
@@ -45,12 +48,14 @@ export interface RegistryConfig {
   dataDir: string | null;
 }
 
-let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxEventsPerQueue: 10_000, maxQueuesPerUser: 50, maxQueuesTotal: 20_000, dataDir: null };
+let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxQueueTimeoutSeconds: 7 * 24 * 3600, maxEventsPerQueue: 10_000, maxQueuesPerUser: 50, maxQueuesTotal: 20_000, dataDir: null };
 const queues = new Map<string, EventQueue>();
 const queuesByUser = new Map<number, Set<EventQueue>>();
 const publicStreamsQueues = new Set<EventQueue>();
 /** Which queue has been idle longest, for the server-wide cap and garbage collection. */
 const activity = new ActivityOrder();
+/** How many queues have each idle timeout (ms): the shortest bounds how far collection looks. */
+const queuesByTimeout = new Map<number, number>();
 /** The next event ID, for all queues (see EventQueue). */
 let nextEventId = 0;
 
@@ -60,13 +65,35 @@ const stamped = (event: StoredEvent["event"]): StoredEvent => ({ id: nextEventId
 export const SERVER_GENERATION = Math.floor(Date.now() / 1000);
 
 const heartbeatMs = () => Math.max(50, config.heartbeatSeconds * 1000);
-const timeoutMs = () => Math.max(50, config.queueTimeoutSeconds * 1000);
+const maxTimeoutSeconds = () => Math.max(config.queueTimeoutSeconds, config.maxQueueTimeoutSeconds);
+
+/**
+ * A queue's idle lifetime from what its client asked (register's idle_queue_timeout): nothing
+ * or 0 is the server's default, "mobile" the longest allowed (a week by default, the reference
+ * server's cap, so a phone asleep overnight keeps its queue), and a number of seconds is
+ * honoured up to that cap. Returns undefined for the default, so the queue follows the
+ * server's setting even across a restart that changed it.
+ */
+export function idleTimeoutSeconds(requested: number | "mobile" | undefined): number | undefined {
+  if (requested === undefined || requested === 0) return undefined;
+  return requested === "mobile" ? maxTimeoutSeconds() : Math.min(requested, maxTimeoutSeconds());
+}
+
+const timeoutMsOf = (queue: EventQueue) => Math.max(50, Math.min(queue.spec.idleTimeoutSeconds ?? config.queueTimeoutSeconds, maxTimeoutSeconds()) * 1000);
+
+function shortestTimeoutMs(): number {
+  let shortest = Infinity;
+  for (const timeout of queuesByTimeout.keys()) shortest = Math.min(shortest, timeout);
+  return shortest;
+}
 
 /** How long a client should let GET /events wait: comfortably above the heartbeat. */
 export const longpollTimeoutSeconds = () => Math.ceil(config.heartbeatSeconds) + 30;
 
 function addQueue(queue: EventQueue) {
   queues.set(queue.id, queue);
+  queue.timeoutMs = timeoutMsOf(queue);
+  queuesByTimeout.set(queue.timeoutMs, (queuesByTimeout.get(queue.timeoutMs) ?? 0) + 1);
   let own = queuesByUser.get(queue.userId);
   if (!own) queuesByUser.set(queue.userId, (own = new Set()));
   own.add(queue);
@@ -86,7 +113,11 @@ function noteActivity(queue: EventQueue) {
 }
 
 function removeQueue(queue: EventQueue, reason: string) {
+  if (!isRegistered(queue)) return;
   queues.delete(queue.id);
+  const sameTimeout = (queuesByTimeout.get(queue.timeoutMs) ?? 1) - 1;
+  if (sameTimeout > 0) queuesByTimeout.set(queue.timeoutMs, sameTimeout);
+  else queuesByTimeout.delete(queue.timeoutMs);
   const own = queuesByUser.get(queue.userId);
   own?.delete(queue);
   if (own?.size === 0) queuesByUser.delete(queue.userId);
@@ -125,13 +156,18 @@ export function stopEventQueues() {
   if (config.dataDir) saveQueues(config.dataDir, [...queues.values()], Date.now(), nextEventId);
 }
 
-/** Walks the idle queues from the longest idle and stops at the first still in time. */
+/**
+ * Walks the idle queues from the longest idle, and stops at the first idle for less than the
+ * shortest timeout any queue has: every queue after it was active later still. Queues that
+ * asked for longer lifetimes are stepped over until theirs runs out.
+ */
 export function collectIdleQueues() {
   const now = Date.now();
+  const shortest = shortestTimeoutMs();
   const expired: EventQueue[] = [];
   for (const queue of activity.idleQueues()) {
-    if (!queue.isIdle(now, timeoutMs())) break;
-    expired.push(queue);
+    if (now - queue.lastActive <= shortest) break;
+    if (queue.isIdle(now, queue.timeoutMs)) expired.push(queue);
   }
   for (const queue of expired) removeQueue(queue, "idle");
 }
@@ -177,7 +213,7 @@ function accessQueue(queueId: string, userId: number): EventQueue {
   const queue = queues.get(queueId);
   if (!queue || queue.userId !== userId) throw badQueue(queueId);
   // The sweep runs only every so often; an idle queue is gone from the moment it times out.
-  if (queue.isIdle(Date.now(), timeoutMs())) {
+  if (queue.isIdle(Date.now(), queue.timeoutMs)) {
     removeQueue(queue, "idle");
     throw badQueue(queueId);
   }

@@ -32,6 +32,12 @@ export interface QueueSpec {
   /** Presence events keyed by user ID in the modern format (for the presence feature). */
   slimPresence: boolean;
   capabilities: ClientCapabilities;
+  /**
+   * Seconds the queue may sit unused before it is collected, as the client asked with
+   * idle_queue_timeout (already within the server's bounds); absent: the server's default
+   * (PARLEY_QUEUE_TIMEOUT_SECONDS), as for queues saved before clients could ask.
+   */
+  idleTimeoutSeconds?: number;
 }
 
 /** Capabilities a client did not mention are off, as in the reference. */

@@ -20,6 +20,8 @@ const RegisterParams = t.Object({
   all_public_streams: t.Optional(t.BooleanString()),
   narrow: t.Optional(t.ArrayString(t.Array(t.String({ maxLength: 1000 }), { minItems: 2, maxItems: 2 }), { maxItems: 50 })),
   client_capabilities: t.Optional(t.ObjectString({}, { additionalProperties: t.Boolean(), maxProperties: 50 })),
+  // Seconds or "mobile": checked by register, which names the parameter in its error.
+  idle_queue_timeout: t.Optional(t.String({ maxLength: 20 })),
 });
 
 // Answers vary by Accept-Encoding, gzipped or not (see eventsAnswer), and say so to caches.
