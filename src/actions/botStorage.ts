@@ -14,8 +14,27 @@ import { KEY_DOES_NOT_EXIST, requireBot } from "../reads/botStorage";
 export const BOT_STORAGE_LIMIT = 10_000_000;
 const characters = (text: string) => [...text].length;
 
-export function updateBotStorage(bot: User, storage: Record<string, string>) {
+/**
+ * The `storage` parameter's JSON text as an object of strings. Decoded here rather than by an
+ * ObjectString schema, which turns text that is not JSON into an object of its characters.
+ */
+function parseStorage(text: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest("Argument 'storage' is not valid JSON.", { var_name: "storage" });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest("'storage' must be an object", { var_name: "storage" });
+  for (const [key, entry] of Object.entries(value)) {
+    if (typeof entry !== "string") throw badRequest(`'storage[${key}]' must be a string`, { var_name: "storage" });
+  }
+  return value as Record<string, string>;
+}
+
+export function updateBotStorage(bot: User, storageText: string) {
   requireBot(bot);
+  const storage = parseStorage(storageText);
   const entries: StorageEntry[] = Object.entries(storage).map(([key, value]) => ({ key, value }));
   // SQLite's length(), which measures what is stored, stops at NUL; the reference's database refuses it too.
   if (entries.some(({ key, value }) => key.includes("\u0000") || value.includes("\u0000"))) throw badRequest("Keys and values must not contain null bytes.");

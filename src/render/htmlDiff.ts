@@ -18,7 +18,6 @@ type Op = { kind: "same" | "added" | "removed"; token: Token };
 const TOKEN = /<[^>]*>|[^<\s]+|\s+/g;
 
 const isTag = (token: Token) => token.startsWith("<");
-const isSpace = (token: Token) => /^\s+$/.test(token);
 
 function tokenize(html: string): Token[] {
   return html.match(TOKEN) ?? [];
@@ -73,11 +72,13 @@ export function htmlDiff(before: string, after: string): string {
   // A run of added or removed text, wrapped in one span when it ends.
   let run: { kind: "added" | "removed"; text: string } | null = null;
   const flush = () => {
-    if (run && !isSpace(run.text) && run.text !== "") {
-      const trimmed = run.text.replace(/\s+$/, "");
-      const trailingSpace = run.kind === "added" ? run.text.slice(trimmed.length) : "";
-      out += `<span class="highlight_text_${run.kind === "added" ? "inserted" : "deleted"}">${trimmed}</span>${trailingSpace}`;
-    } else if (run?.kind === "added") out += run.text;
+    if (run) {
+      // Spaces around the changed words stay outside the span (a removed run keeps only those before it).
+      const core = run.text.trim();
+      const before = run.text.slice(0, run.text.length - run.text.trimStart().length);
+      const after = run.kind === "added" ? run.text.slice(run.text.trimEnd().length) : "";
+      out += core === "" ? (run.kind === "added" ? run.text : "") : `${before}<span class="highlight_text_${run.kind === "added" ? "inserted" : "deleted"}">${core}</span>${after}`;
+    }
     run = null;
   };
   for (const op of diffTokens(tokenize(before), tokenize(after))) {

@@ -2,12 +2,13 @@ import { Elysia, t } from "elysia";
 import { removeBotStorage, updateBotStorage } from "../actions/botStorage";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { jsonEncoded, MAX_JSON_TEXT_LENGTH } from "../http/jsonText";
 import { getBotStorage } from "../reads/botStorage";
 
 /**
  * The bot storage API (not in the reference's description; python-zulip-api's get_storage,
  * update_storage and remove_storage, the reference server's zerver/views/storage.py).
- * `storage` is a JSON object of strings; `keys` a JSON list of strings.
+ * `storage` is a JSON object of strings (decoded by the action); `keys` a JSON list of strings.
  */
 
 const Keys = t.ArrayString(t.String(), { maxItems: 10_000 });
@@ -22,7 +23,7 @@ export const botStorageRoutes = new Elysia()
       updateBotStorage(user, body.storage);
       return success();
     },
-    { auth: true, body: t.Object({ storage: t.ObjectString({}, { additionalProperties: t.String() }) }) },
+    { auth: true, body: t.Object({ storage: t.String(jsonEncoded({ maxLength: MAX_JSON_TEXT_LENGTH })) }) },
   )
   .delete(
     "/bot_storage",
