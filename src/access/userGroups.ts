@@ -19,10 +19,10 @@ import { requireHumanMember } from "./users";
  */
 
 /** Realm-level group permissions allow neither role:everyone nor, so, guests. */
-const REALM_RULES: GroupSettingRules = { allowInternet: false, allowNobody: false, allowEveryone: false };
+export const REALM_GROUP_SETTING_RULES: GroupSettingRules = { allowInternet: false, allowNobody: false, allowEveryone: false };
 
 export function holdsRealmGroupPermission(db: Reader, user: User, setting: RealmGroupSettingName, userGroupIds = groupIdsOfUser(db, user.id)): boolean {
-  return holdsPermission(user, getRealm(db).settings[setting], REALM_RULES, userGroupIds);
+  return holdsPermission(user, getRealm(db).settings[setting], REALM_GROUP_SETTING_RULES, userGroupIds);
 }
 
 /** A named group (system or not, active or not); anything else is "Invalid user group". */

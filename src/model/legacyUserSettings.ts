@@ -19,11 +19,15 @@ export const LEGACY_DISPLAY_SETTINGS: readonly UserSettingName[] = [
   "translate_emoticons",
   "twenty_four_hour_time",
   "web_home_view",
+  // Listed among these in the reference's register response (feature level 253).
+  "receives_typing_notifications",
 ];
 
 export const LEGACY_NOTIFICATION_SETTINGS: readonly UserSettingName[] = [
   "enable_desktop_notifications",
   "enable_digest_emails",
+  "enable_login_emails",
+  "enable_marketing_emails",
   "email_notifications_batching_period_seconds",
   "enable_offline_email_notifications",
   "enable_offline_push_notifications",

@@ -41,7 +41,10 @@ export interface UserStateContext extends StateContext {
 
 export type Fields = Record<string, unknown>;
 
-/** `unless`: another section whose presence in the request replaces this one. */
+/**
+ * `unless`: another section that replaces this one when the request names it; with
+ * fetch_event_types omitted both come, as in the reference (muted_topics beside user_topic).
+ */
 type Section =
   | { spectators: true; build: (db: Reader, context: StateContext) => Fields; unless?: string }
   | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields; unless?: string };
@@ -93,7 +96,7 @@ export function buildState(db: Reader, context: StateContext | UserStateContext,
   const state: Fields = {};
   for (const [name, section] of Object.entries(SECTIONS)) {
     if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) continue;
-    if (section.unless !== undefined && (fetchEventTypes === null || fetchEventTypes.includes(section.unless))) continue;
+    if (section.unless !== undefined && fetchEventTypes !== null && fetchEventTypes.includes(section.unless)) continue;
     if (section.spectators) Object.assign(state, section.build(db, context));
     else if ("viewer" in context) Object.assign(state, section.build(db, context));
   }

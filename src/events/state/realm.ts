@@ -4,6 +4,7 @@ import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSe
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
 import type { StateContext } from "./index";
 import { groupSettingApiValues } from "../../shapes/groupSettings";
+import { realmPermissionFields } from "./realmPermissions";
 import { serverEmojiDataPath } from "../../render/serverEmojiData";
 
 /**
@@ -85,7 +86,9 @@ const FIXED_REALM_FIELDS = {
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
   giphy_rating_options: {},
-  jitsi_server_url: null,
+  // A string in the reference ("realm_jitsi_server_url || server_jitsi_server_url"); no video
+  // call provider is configured (realm_video_chat_provider 0), so there is no URL to give.
+  jitsi_server_url: "",
   server_inline_image_preview: true,
   server_inline_url_embed_preview: false,
   server_avatar_changes_disabled: false,
@@ -118,6 +121,7 @@ export function realmState(db: Reader, { realm }: StateContext) {
     realm_allow_edit_history: realm.settings.message_edit_history_visibility_policy !== "none",
     ...FIXED_REALM_FIELDS,
     ...settingFields(db, realm.settings),
+    ...realmPermissionFields(db, realm),
     // Absolute: the mobile app fetches it as given, without resolving it against the realm URL.
     server_emoji_data_url: `${url}${serverEmojiDataPath()}`,
     server_generation: SERVER_GENERATION,
