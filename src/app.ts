@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
 import { configureInvitations } from "./actions/invites";
+import { configurePresenceTiming } from "./model/presence";
 import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
@@ -21,6 +22,7 @@ import { messageEditRoutes } from "./routes/messageEdits";
 import { messageHistoryRoutes } from "./routes/messageHistory";
 import { messageRoutes } from "./routes/messages";
 import { mutedUserRoutes } from "./routes/mutedUsers";
+import { presenceRoutes } from "./routes/presence";
 import { pushDeviceRoutes } from "./routes/pushDevices";
 import { reactionRoutes } from "./routes/reactions";
 import { realmDefaultsRoutes } from "./routes/realmDefaults";
@@ -51,6 +53,7 @@ export function createApp() {
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
   api.use(realmEmojiRoutes);
+  api.use(presenceRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
   api.use(alertWordRoutes).use(mutedUserRoutes);
@@ -66,6 +69,7 @@ export type App = ReturnType<typeof createApp>;
  * published after the queues are saved.
  */
 export function startBackground(config: Config): { stop(): Promise<void> } {
+  configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => config.smtp !== null });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });

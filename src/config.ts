@@ -52,6 +52,12 @@ export interface Config {
   invitationLinkValidityMinutes: number;
   /** How often expired invitations are marked expired (they are refused at acceptance regardless). */
   inviteExpirySweepSeconds: number;
+  /** How often clients are told to report presence (register's server_presence_ping_interval_seconds; reference: 60). */
+  presencePingIntervalSeconds: number;
+  /** A user with no report this recent shows as offline (server_presence_offline_threshold_seconds; reference: 140). */
+  presenceOfflineThresholdSeconds: number;
+  /** How often presence kept in memory is written to the database (also at a clean stop). */
+  presenceFlushSeconds: number;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -129,6 +135,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     outboxSweepSeconds: intFromEnv("PARLEY_OUTBOX_SWEEP_SECONDS", 30),
     invitationLinkValidityMinutes: intFromEnv("PARLEY_INVITATION_LINK_VALIDITY_MINUTES", 14_400),
     inviteExpirySweepSeconds: intFromEnv("PARLEY_INVITE_EXPIRY_SWEEP_SECONDS", 300),
+    presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),
+    presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
+    presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

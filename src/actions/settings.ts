@@ -10,6 +10,7 @@ import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOU
 import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
 import { canSeeDeliveryEmail, gravatarUrl, standInEmail } from "../shapes/users";
 import { usersWhoCanSee } from "../access/userAccess";
+import { presenceSharingChanged } from "./presence";
 import { checkFullName, renameUser } from "./users";
 
 export interface SettingsInput {
@@ -92,6 +93,11 @@ export function updateOwnSettings(actor: User, input: SettingsInput) {
     const names = new Set(changed.map(([name]) => name));
     if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, usersWhoCanSee(tx, user));
     if (names.has("email_address_visibility")) announceAddressVisibility(tx, user, { ...user, settings });
+    if (names.has("presence_enabled")) {
+      // `away` in user_status is this setting negated (spec 2.5): whoever sees the status is told.
+      tx.emit({ type: "user_status", user_id: user.id, away: settings.presence_enabled === false }, usersWhoCanSee(tx, user));
+      presenceSharingChanged(tx, user, settings.presence_enabled !== false);
+    }
     // Spec 2.11: turning synchronization off deletes the server's drafts, telling no client.
     if (names.has("enable_drafts_synchronization") && !settings.enable_drafts_synchronization) deleteDraftsOfUser(tx, user.id);
   });

@@ -7,6 +7,7 @@ import { saveUserStatus, type UserStatusChanges } from "../db/userStatus";
 import type { UserStatusEvent } from "../events/kinds/userStatus";
 import { badRequest } from "../http/errors";
 import { checkNewEmoji, emojiForName, reactionType } from "./reactions";
+import { presenceSharingChanged } from "./presence";
 import { announceSettingChange } from "./settings";
 import { now } from "../model/clock";
 import { usersWhoCanSee } from "../access/userAccess";
@@ -60,6 +61,7 @@ function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
   if ((user.settings.presence_enabled !== false) === enabled) return;
   tx.update(users).set({ settings: { ...user.settings, presence_enabled: enabled } }).where(eq(users.id, user.id)).run();
   announceSettingChange(tx, user, "presence_enabled", enabled);
+  presenceSharingChanged(tx, user, enabled);
 }
 
 /** POST /users/me/status: only what was passed changes; everyone who may see the user hears of it. */

@@ -1,4 +1,5 @@
 import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
 /**
@@ -17,3 +18,18 @@ export const presences = sqliteTable("presences", {
   /** The realm-wide presence counter when this row last changed (presence_last_update_id). */
   lastUpdateId: integer("last_update_id").notNull(),
 });
+
+export type PresenceRow = typeof presences.$inferSelect;
+
+/** Every stored row: the in-memory copy (db/presenceStore.ts) starts from these. */
+export function listPresenceRows(db: Reader): PresenceRow[] {
+  return db.select().from(presences).all();
+}
+
+/** Writes the given users' current presence, replacing what was stored. */
+export function savePresenceRows(tx: Tx, rows: PresenceRow[]) {
+  for (const row of rows) {
+    const { userId: _userId, ...changes } = row;
+    tx.insert(presences).values(row).onConflictDoUpdate({ target: presences.userId, set: changes }).run();
+  }
+}

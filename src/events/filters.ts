@@ -91,6 +91,8 @@ function shapeForClient(event: Loose, addressed: Emitted, delivery: Delivery, co
       return channelEventForQueue(event, delivery, context);
     case "muted_topics":
       return mutedTopicsForQueue(event, delivery.spec, context);
+    case "presence":
+      return [presenceForQueue(event, capabilities.simplified_presence_events, context)];
     default:
       return [event];
   }
@@ -142,6 +144,14 @@ function mutedTopicsForQueue(event: Loose, spec: QueueSpec, context: FilterConte
   if (spec.capabilities.empty_topic_name) return [event];
   const shown = (topic: string) => (topic === "" ? context.emptyTopicDisplayName() : topic);
   return [{ ...event, muted_topics: event.muted_topics.map(([name, topic, at]: [string, string, number]) => [name, shown(topic), at]) }];
+}
+
+/** The modern form (`presences` keyed by user ID) or the legacy one; each made once per publish. */
+function presenceForQueue(event: Loose, simplified: boolean, context: FilterContext): Loose {
+  return context.sharedShape(event, simplified ? "modern" : "legacy", () => {
+    const { presences, ...legacy } = event;
+    return simplified ? { type: event.type, presences } : legacy;
+  });
 }
 
 /** The reference's pre-bulk form: one event per deleted message, with message_id. */

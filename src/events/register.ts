@@ -10,6 +10,7 @@ import {
   TYPING_STARTED_WAIT_PERIOD_MS,
   TYPING_STOPPED_WAIT_PERIOD_MS,
 } from "../model/limits";
+import { DEFAULT_PRESENCE_HISTORY_DAYS } from "../model/presence";
 import { versionFields } from "../version";
 import { checkEventNarrow } from "./eventNarrow";
 import { createQueue, idleTimeoutSeconds, longpollTimeoutSeconds } from "./registry";
@@ -31,8 +32,6 @@ export interface RegisterParams {
   /** Seconds, or "mobile"; as the route's schema let it through (text). */
   idle_queue_timeout?: string;
 }
-
-const DEFAULT_PRESENCE_HISTORY_DAYS = 14;
 
 /**
  * idle_queue_timeout (zulip-flutter sends "mobile"; other clients a number of seconds): how long

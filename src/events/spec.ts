@@ -14,6 +14,7 @@ export const CLIENT_CAPABILITIES = [
   "include_deactivated_groups",
   "archived_channels",
   "empty_topic_name",
+  "simplified_presence_events",
 ] as const;
 
 export type ClientCapability = (typeof CLIENT_CAPABILITIES)[number];

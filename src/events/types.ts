@@ -11,6 +11,7 @@ import type { RealmEmojiEvent } from "./kinds/realmEmoji";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
 import type { MessageSendEvent } from "./kinds/messages";
+import type { PresenceEvent } from "./kinds/presence";
 import type { MutedUsersEvent } from "./kinds/mutedUsers";
 import type { RealmUserSettingsDefaultsEvent } from "./kinds/realmUserSettingsDefaults";
 import type { SavedSnippetsEvent } from "./kinds/savedSnippets";
@@ -22,7 +23,7 @@ import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent | PresenceEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

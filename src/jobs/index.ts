@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
+import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
 
@@ -14,6 +15,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startOutboxSender(config));
   stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
+  stops.push(startPresenceFlush(config.presenceFlushSeconds));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

@@ -25,9 +25,6 @@ export const customProfileFieldsState = () => ({ custom_profile_fields: [], cust
 
 export const onboardingStepsState = () => ({ onboarding_steps: [], navigation_tour_video_url: null });
 
-/** No presence is recorded: nobody is listed, and -1 is the reference's "no data fetched". */
-export const presenceState = () => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 });
-
 export const realmDomainsState = () => ({ realm_domains: [] });
 
 /** Legacy linkifiers: always empty in the reference, which lists them in realm_linkifiers. */

@@ -10,6 +10,7 @@ import { realmLinkifiersState } from "./linkifiers";
 import { starredMessagesState, unreadMsgsState } from "./messageFlags";
 import { maxMessageIdState, recentPrivateConversationsState, userTopicsState } from "./messages";
 import { mutedUsersState } from "./mutedUsers";
+import { presenceState } from "./presence";
 import { realmBotState } from "./realmBots";
 import { realmState } from "./realm";
 import { realmEmojiState } from "./realmEmoji";
@@ -72,13 +73,13 @@ const SECTIONS: Record<string, Section> = {
   realm_emoji: { spectators: true, build: realmEmojiState },
   saved_snippets: { spectators: false, build: savedSnippetsState },
   user_status: { spectators: false, build: userStatusState },
+  presence: { spectators: false, build: presenceState },
   alert_words: { spectators: false, build: alertWordsState },
   muted_users: { spectators: false, build: mutedUsersState },
   // Features Parley lacks: the reference's empty values (absentFeatures.ts).
   custom_profile_fields: { spectators: true, build: absent.customProfileFieldsState },
   onboarding_steps: { spectators: false, build: absent.onboardingStepsState },
   muted_topics: { spectators: false, build: absent.mutedTopicsState, unless: "user_topic" },
-  presence: { spectators: false, build: absent.presenceState },
   realm_domains: { spectators: false, build: absent.realmDomainsState },
   realm_filters: { spectators: true, build: absent.realmFiltersState },
   realm_playgrounds: { spectators: true, build: absent.realmPlaygroundsState },

@@ -1,5 +1,6 @@
 import { realmHost } from "../../db/realm";
 import type { Reader } from "../../db/types";
+import { presenceTiming } from "../../model/presence";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSettingName } from "../../model/realmSettings";
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
 import type { StateContext } from "./index";
@@ -95,8 +96,6 @@ const FIXED_REALM_FIELDS = {
   server_name_changes_disabled: false,
   server_needs_upgrade: false,
   server_web_public_streams_enabled: true,
-  server_presence_ping_interval_seconds: 60,
-  server_presence_offline_threshold_seconds: 140,
   server_can_summarize_topics: false,
   server_jitsi_server_url: null,
   server_min_deactivated_realm_deletion_days: null,
@@ -126,5 +125,8 @@ export function realmState(db: Reader, { realm }: StateContext) {
     server_emoji_data_url: `${url}${serverEmojiDataPath()}`,
     server_generation: SERVER_GENERATION,
     event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(),
+    // The reference's 60 and 140 unless configured otherwise (model/presence.ts).
+    server_presence_ping_interval_seconds: presenceTiming().pingIntervalSeconds,
+    server_presence_offline_threshold_seconds: presenceTiming().offlineThresholdSeconds,
   };
 }

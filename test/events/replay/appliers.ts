@@ -108,6 +108,14 @@ export const APPLIERS: Record<string, Applier> = {
     else delete state.user_status[user_id];
   },
 
+  // Presence in the form the client registered for: simplified events carry `presences` keyed
+  // by user ID; legacy ones one client's status, which is also the aggregated one.
+  presence(state, event) {
+    if (event.presences) return void Object.assign(state.presences, event.presences);
+    const { pushable: _pushable, ...aggregated } = event.presence.website;
+    state.presences[event.email] = { website: event.presence.website, aggregated };
+  },
+
   "drafts add"(state, { drafts }) {
     for (const draft of drafts) upsert(state.drafts, "id", draft);
   },

@@ -10,6 +10,7 @@ import { channelScenarios } from "./channels";
 import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
+import { presenceScenarios } from "./presence";
 import { realmEmojiScenarios } from "./realmEmoji";
 import { scheduledMessageScenarios } from "./scheduledMessages";
 import { userTopicScenarios } from "./userTopics";
@@ -29,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => org.server.dispose());
 
 peopleScenarios(() => org);
+presenceScenarios(() => org);
 channelScenarios(() => org);
 messageScenarios(() => org);
 scheduledMessageScenarios(() => org);

@@ -1,0 +1,91 @@
+import type { ShownPresence } from "../model/presence";
+import { database } from "./client";
+import { listPresenceRows, savePresenceRows, type PresenceRow } from "./presence";
+import { write } from "./transaction";
+
+/**
+ * Presence lives in memory: every client of every user reports it each minute, and a write
+ * transaction per report would cost more than everything else those users do. The copy is
+ * loaded from the presences table on first use and written back by saveUnsavedPresences(),
+ * which a job calls every few seconds and at a clean stop (jobs/presenceFlush.ts), so a crash
+ * forgets at most those few seconds. Nothing here is on the message send path.
+ */
+
+export interface StoredPresence {
+  /** UNIX seconds of the last "active" report; 0 when the user was never reported active. */
+  activeTime: number;
+  /** UNIX seconds of the last report of either status. */
+  connectedTime: number;
+  /** The realm-wide presence counter when this entry last changed (presence_last_update_id). */
+  updateId: number;
+}
+
+interface Store {
+  /** The database this copy was read from: another one (tests open several) means reloading. */
+  source: unknown;
+  byUser: Map<number, StoredPresence>;
+  /** The realm-wide counter: the highest updateId given out. */
+  lastUpdateId: number;
+  /** Users whose entry changed since it was last written. */
+  unsaved: Set<number>;
+  /** What the last presence event about each user said (not stored: a restart starts afresh). */
+  announced: Map<number, ShownPresence>;
+}
+
+let store: Store | null = null;
+
+function current(): Store {
+  const source = database();
+  if (store?.source !== source) {
+    const rows = listPresenceRows(source);
+    const byUser = new Map(rows.map((row) => [row.userId, { activeTime: row.lastActiveTime, connectedTime: row.lastConnectedTime, updateId: row.lastUpdateId }]));
+    const lastUpdateId = rows.reduce((highest, row) => Math.max(highest, row.lastUpdateId), 0);
+    store = { source, byUser, lastUpdateId, unsaved: new Set(), announced: new Map() };
+  }
+  return store;
+}
+
+/** Reads the stored presence now rather than at the first report. */
+export function loadPresences() {
+  current();
+}
+
+export function storedPresence(userId: number): StoredPresence | undefined {
+  return current().byUser.get(userId);
+}
+
+/** Every user's entry, deactivated users' included: readers filter by who may be listed. */
+export function storedPresences(): ReadonlyMap<number, StoredPresence> {
+  return current().byUser;
+}
+
+/** The user's new times, under the next value of the realm-wide counter. */
+export function putPresence(userId: number, times: { activeTime: number; connectedTime: number }): StoredPresence {
+  const state = current();
+  const entry = { ...times, updateId: ++state.lastUpdateId };
+  state.byUser.set(userId, entry);
+  state.unsaved.add(userId);
+  return entry;
+}
+
+export function announcedPresence(userId: number): ShownPresence | undefined {
+  return current().announced.get(userId);
+}
+
+export function noteAnnouncedPresence(userId: number, shown: ShownPresence) {
+  current().announced.set(userId, shown);
+}
+
+/** Writes every entry changed since the last call, in one transaction; returns how many. */
+export function saveUnsavedPresences(): number {
+  if (!store || store.source !== database() || store.unsaved.size === 0) return 0;
+  const state = store;
+  const rows: PresenceRow[] = [...state.unsaved].map((userId) => {
+    const entry = state.byUser.get(userId)!;
+    return { userId, lastActiveTime: entry.activeTime, lastConnectedTime: entry.connectedTime, lastUpdateId: entry.updateId };
+  });
+  write((tx) => savePresenceRows(tx, rows));
+  // write() is synchronous, so nothing changed an entry while it ran.
+  state.unsaved.clear();
+  return rows.length;
+}
