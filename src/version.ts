@@ -3,7 +3,7 @@ import pkg from "../package.json";
 /** Reported to clients as svc_version / zulip_version. */
 export const SERVER_VERSION = `parley-${pkg.version}`;
 /** The level of the newest spec behaviour we implement (spec section 9). */
-export const FEATURE_LEVEL = 362;
+export const FEATURE_LEVEL = 378;
 /** We are not a fork of any upstream tree, so there is no merge base to report. */
 export const MERGE_BASE = "";
 
