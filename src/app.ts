@@ -33,6 +33,7 @@ import { serverRoutes } from "./routes/server";
 import { settingsRoutes } from "./routes/settings";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { typingRoutes } from "./routes/typing";
+import { uploadFileRoutes, uploadRoutes } from "./routes/uploads";
 import { userGroupRoutes } from "./routes/userGroups";
 import { userRoutes } from "./routes/users";
 import { userTopicRoutes } from "./routes/userTopics";
@@ -52,12 +53,13 @@ export function createApp() {
   onCommit(publish);
   const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
-  api.use(realmEmojiRoutes);
-  api.use(presenceRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);
   api.use(alertWordRoutes).use(mutedUserRoutes);
-  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(webRoutes);
+  api.use(realmEmojiRoutes);
+  api.use(presenceRoutes);
+  api.use(uploadRoutes);
+  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(webRoutes);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -8,7 +8,7 @@ import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, 
 import { writeBits } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
-import type { User } from "../db/users";
+import { findUserById, type User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import type { UpdateMessageEvent } from "../events/kinds/messageEdits";
 import { addAlertWordBits } from "../messages/alertWordFlags";
@@ -18,6 +18,7 @@ import { carryReadState, flagsOnMessage } from "./moveReadState";
 import type { RenderResult } from "../render/markdown";
 import { topicLinks } from "../render/topicLinks";
 import { refreshFirstMessageId } from "./firstMessageId";
+import { relinkEditedMessage } from "./attachments";
 
 /** Carrying out an edit editMessage.ts planned and checked: rows, flags, events, notices. */
 
@@ -72,6 +73,7 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
     carryReadState(tx, affected, target.recipientId, toRecipientId, { keeping: after.filter((id) => before.includes(id)), gaining, losing });
   }
   if (plan.content) updateMentionFlags(tx, plan, plan.content, before);
+  if (plan.content) plan.content.rendered = { ...plan.content.rendered, hasAttachment: relinkAttachments(tx, plan, plan.content) };
   rewriteMessages(tx, plan, affected, toRecipientId);
 
   const recipients = [...new Set([...after, editor.id])];
@@ -100,6 +102,15 @@ function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audi
     const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
     if (next !== old) writeBits(tx, userId, target, next);
   }
+}
+
+/** The uploads the new content names are linked, those it no longer names unlinked; answers has_attachment. */
+function relinkAttachments(tx: Tx, plan: EditPlan, content: ContentChange): boolean {
+  const { target, realm } = plan;
+  if (content.rendered.attachmentPathIds.length === 0 && !target.hasAttachment) return false;
+  // Uploads are claimed by the message's sender, whoever edits it (as in the reference).
+  const sender = target.senderId === plan.editor.id ? plan.editor : findUserById(tx, target.senderId)!;
+  return relinkEditedMessage(tx, target, sender, realm, content.rendered.attachmentPathIds);
 }
 
 /** Each affected row gets its changes and an edit_history entry (newest first, spec 2.3). */

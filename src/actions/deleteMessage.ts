@@ -8,6 +8,8 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import type { DeleteMessageEvent } from "../events/kinds/messageEdits";
 import { refreshFirstMessageId } from "./firstMessageId";
+import { releaseAttachments, removeFilesNoLongerUsed } from "./attachments";
+import { attachmentsLinkedTo } from "../db/uploads";
 
 /** Deleting messages for good: one message by its sender or a moderator-like role, or a topic's batch. */
 
@@ -17,19 +19,23 @@ export function deleteMessage(user: User, messageId: number, now = Math.floor(Da
     checkCanDelete(tx, viewer, message, now);
     deleteMessages(tx, user, [message], channel);
   });
+  removeFilesNoLongerUsed();
 }
 
 /**
  * Deletes messages of one conversation (for a channel, of one topic) and tells everyone who
- * could see them, plus the actor, who may be an administrator outside the channel. Reactions
- * and flags go with the rows (ON DELETE CASCADE).
+ * could see them, plus the actor, who may be an administrator outside the channel. Reactions,
+ * flags and links to uploads go with the rows (ON DELETE CASCADE); uploads no message links
+ * any more go too, their files once the caller has committed (removeFilesNoLongerUsed).
  */
 export function deleteMessages(tx: Tx, actor: User, doomed: Message[], channel: Channel | undefined) {
   if (doomed.length === 0) return;
   const sample = doomed[0];
   const ids = doomed.map((message) => message.id).sort((a, b) => a - b);
   const audience = messageAudience(tx, channel, doomed);
+  const linked = attachmentsLinkedTo(tx, ids);
   tx.delete(messages).where(inArray(messages.id, ids)).run();
+  releaseAttachments(tx, linked);
   const event: DeleteMessageEvent = channel
     ? { type: "delete_message", message_ids: ids, message_type: "stream", stream_id: channel.id, topic: sample.topic }
     : { type: "delete_message", message_ids: ids, message_type: "private" };

@@ -9,6 +9,7 @@ import { administratorRequired } from "../http/errors";
 import { NO_TOPIC } from "../messages/content";
 import { readableBy } from "../access/messageReading";
 import { isAdministrator } from "../model/roles";
+import { removeFilesNoLongerUsed } from "./attachments";
 import { deleteMessages } from "./deleteMessage";
 
 /**
@@ -57,6 +58,7 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
       deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);
       return batch.length < limits.batchSize;
     });
+    removeFilesNoLongerUsed();
     if (finished) return { complete: true };
     if (Date.now() >= deadline) return { complete: false };
     await new Promise((resolve) => setImmediate(resolve));

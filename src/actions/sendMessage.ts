@@ -20,6 +20,8 @@ import { applyTopicPolicyChanges, mentionedTopicPolicyChanges, senderTopicPolicy
 import type { RenderResult } from "../render/markdown";
 import { apiFlags } from "../shapes/messages";
 import { refreshFirstMessageId } from "./firstMessageId";
+import { claimableAttachments } from "../access/attachments";
+import { linkNewMessage } from "./attachments";
 import { now } from "../model/clock";
 
 /** POST /messages parameters (spec 4.1), as the route decoded them. */
@@ -106,6 +108,8 @@ function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
   const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: destination.senderMuted } : null;
   // Bots have no one to show followed topics to.
   const senderChange = where && !sender.isBot ? senderTopicPolicyChange(tx, sender, where) : null;
+  // Uploads the message links, if it names any (then has_attachment is set).
+  const claimed = draft.rendered.attachmentPathIds.length === 0 ? [] : claimableAttachments(tx, sender, realm, draft.rendered.attachmentPathIds);
   const sentAt = now();
   const message = insertMessage(tx, {
     recipientId: destination.recipientId,
@@ -120,9 +124,10 @@ function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
     isMeMessage: draft.rendered.isMeMessage,
     hasLink: draft.rendered.hasLink,
     hasImage: draft.rendered.hasImage,
-    hasAttachment: draft.rendered.hasAttachment,
+    hasAttachment: claimed.length > 0,
   });
   insertMessageFlags(tx, [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags })));
+  linkNewMessage(tx, message.id, claimed);
   // The channel's first message: its first_message_id goes from null to this one.
   if (isChannel && destination.channel.firstMessageId === null) refreshFirstMessageId(tx, destination.channel);
   if (where) {

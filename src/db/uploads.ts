@@ -1,5 +1,8 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { messages } from "./messages";
+import { type Message, messages } from "./messages";
+import { realmEmoji } from "./realmEmoji";
+import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
 /**
@@ -37,3 +40,103 @@ export const attachmentMessages = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.attachmentId, table.messageId] }), index("attachment_messages_message").on(table.messageId)],
 );
+
+export type Attachment = typeof attachments.$inferSelect;
+
+/** A message that links an upload, as the API lists it under the upload. */
+export interface LinkingMessage {
+  id: number;
+  /** Seconds, as messages store it. */
+  dateSent: number;
+}
+
+export function insertAttachment(tx: Tx, values: typeof attachments.$inferInsert): Attachment {
+  return tx.insert(attachments).values(values).returning().get();
+}
+
+export function findAttachmentById(db: Reader, id: number): Attachment | undefined {
+  return db.select().from(attachments).where(eq(attachments.id, id)).get();
+}
+
+export function findAttachmentByPathId(db: Reader, pathId: string): Attachment | undefined {
+  return db.select().from(attachments).where(eq(attachments.pathId, pathId)).get();
+}
+
+export function findAttachmentsByPathIds(db: Reader, pathIds: string[]): Attachment[] {
+  return pathIds.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.pathId, pathIds)).all();
+}
+
+export function listAttachmentsOf(db: Reader, ownerId: number): Attachment[] {
+  return db.select().from(attachments).where(eq(attachments.ownerId, ownerId)).orderBy(asc(attachments.id)).all();
+}
+
+/** The bytes every upload of the organization takes (each upload counted, as the reference counts them). */
+export function uploadSpaceUsed(db: Reader): number {
+  return db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!.total;
+}
+
+/** The messages linking each of these uploads, oldest first. */
+export function linkingMessages(db: Reader, attachmentIds: number[]): Map<number, LinkingMessage[]> {
+  const found = new Map<number, LinkingMessage[]>(attachmentIds.map((id) => [id, []]));
+  if (attachmentIds.length === 0) return found;
+  const rows = db
+    .select({ attachmentId: attachmentMessages.attachmentId, id: messages.id, dateSent: messages.dateSent })
+    .from(attachmentMessages)
+    .innerJoin(messages, eq(messages.id, attachmentMessages.messageId))
+    .where(inArray(attachmentMessages.attachmentId, attachmentIds))
+    .orderBy(asc(messages.id))
+    .all();
+  for (const row of rows) found.get(row.attachmentId)?.push({ id: row.id, dateSent: row.dateSent });
+  return found;
+}
+
+/** The messages (whole rows) linking one upload, for deciding who may download it. */
+export function messagesLinking(db: Reader, attachmentId: number): Message[] {
+  return db
+    .select({ message: messages })
+    .from(attachmentMessages)
+    .innerJoin(messages, eq(messages.id, attachmentMessages.messageId))
+    .where(eq(attachmentMessages.attachmentId, attachmentId))
+    .all()
+    .map((row) => row.message);
+}
+
+/** The uploads these messages link. */
+export function attachmentsLinkedTo(db: Reader, messageIds: number[]): Attachment[] {
+  if (messageIds.length === 0) return [];
+  const ids = db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.messageId, messageIds)).all();
+  return ids.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.id, ids.map((row) => row.id))).all();
+}
+
+/** Links uploads to a message; runs inside a message send, so it takes a SendTx (no cache holds these rows). */
+export function linkAttachments(tx: SendTx, messageId: number, attachmentIds: number[]) {
+  if (attachmentIds.length === 0) return;
+  tx.insert(attachmentMessages)
+    .values(attachmentIds.map((attachmentId) => ({ attachmentId, messageId })))
+    .onConflictDoNothing()
+    .run();
+}
+
+export function unlinkAttachments(tx: Tx, messageId: number, attachmentIds: number[]) {
+  if (attachmentIds.length === 0) return;
+  tx.delete(attachmentMessages).where(and(eq(attachmentMessages.messageId, messageId), inArray(attachmentMessages.attachmentId, attachmentIds))).run();
+}
+
+/** Of these uploads, the ones no message links any more. */
+export function unlinkedAttachmentIds(db: Reader, attachmentIds: number[]): Set<number> {
+  if (attachmentIds.length === 0) return new Set();
+  const linked = new Set(db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.attachmentId, attachmentIds)).all().map((row) => row.id));
+  return new Set(attachmentIds.filter((id) => !linked.has(id)));
+}
+
+export function deleteAttachmentRow(tx: Tx, id: number) {
+  tx.delete(attachmentMessages).where(eq(attachmentMessages.attachmentId, id)).run();
+  tx.delete(attachments).where(eq(attachments.id, id)).run();
+}
+
+/** Whether any row (an upload or a custom emoji) still points at these bytes. */
+export function isStoredFileInUse(db: Reader, sha256: string): boolean {
+  const upload = db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get();
+  if (upload) return true;
+  return db.select({ id: realmEmoji.id }).from(realmEmoji).where(eq(realmEmoji.sha256, sha256)).limit(1).get() !== undefined;
+}

@@ -3,6 +3,7 @@
  * shapes in events/kinds/<feature>.ts and adds its union here.
  */
 import type { AlertWordsEvent } from "./kinds/alertWords";
+import type { AttachmentEvent } from "./kinds/attachments";
 import type { ChannelEvent } from "./kinds/channels";
 import type { DraftsEvent } from "./kinds/drafts";
 import type { InvitesChangedEvent } from "./kinds/invites";
@@ -23,7 +24,7 @@ import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent | PresenceEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent | PresenceEvent | AttachmentEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
   | "BAD_EVENT_QUEUE_ID"
   | "CANNOT_DEACTIVATE_GROUP_IN_USE"
+  | "REALM_UPLOAD_QUOTA"
   | "INTERNAL_SERVER_ERROR";
 
 const defaultStatus: Partial<Record<ErrorCode, number>> = {

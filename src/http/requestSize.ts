@@ -1,19 +1,21 @@
 import { ApiError } from "./errors";
 import { jsonTextProblem } from "./jsonText";
+import { MAX_FILE_UPLOAD_SIZE_MIB } from "../model/uploads";
 
 /**
  * How large a request may be, and the reading of bodies within that.
  *
- * The largest legitimate request will be a file upload: MAX_UPLOAD_BYTES is the reference's
- * default upload limit (25 MiB) plus room for the multipart framing. Every other request is
- * form fields, whose largest legitimate values are JSON ID lists of about a megabyte (see
- * jsonText.ts), and gets MAX_BODY_BYTES. Bodies are read as they stream in and refused the
- * moment they pass their limit, so a hostile body costs at most the limit in memory; one that
- * declares a larger Content-Length is refused before a byte of it is read.
+ * The largest legitimate request is a file upload: MAX_UPLOAD_BYTES is the server's upload
+ * ceiling (model/uploads.ts, the reference's default of 25 MiB) plus room for the multipart
+ * framing. Every other request is form fields, whose largest legitimate values are JSON ID
+ * lists of about a megabyte (see jsonText.ts), and gets MAX_BODY_BYTES. Bodies are read as
+ * they stream in and refused the moment they pass their limit, so a hostile body costs at most
+ * the limit in memory; one that declares a larger Content-Length is refused before a byte of
+ * it is read.
  */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024 + 64 * 1024;
-/** Paths that take uploads (none yet: POST /api/v1/user_uploads will be the first). */
+export const MAX_UPLOAD_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 64 * 1024;
+/** Paths that take file uploads. */
 const UPLOAD_PATHS = new Set<string>(["/api/v1/user_uploads"]);
 
 /**
@@ -42,6 +44,9 @@ const EMOJI_UPLOAD_PREFIX = "/api/v1/realm/emoji/";
 const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) || path.startsWith(EMOJI_UPLOAD_PREFIX) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
 
 const tooLarge = (limit: number) => new ApiError("BAD_REQUEST", `Request body too large (at most ${described(limit)})`, {}, { status: 413 });
+/** A file over the server's ceiling, told in the words of the upload's own check (actions/uploads.ts). */
+const fileTooLarge = () => new ApiError("BAD_REQUEST", `Uploaded file is larger than the allowed limit of ${MAX_FILE_UPLOAD_SIZE_MIB} MiB`, {}, { status: 413 });
+const refusalFor = (path: string, limit: number) => (UPLOAD_PATHS.has(path) ? fileTooLarge() : tooLarge(limit));
 
 /** Paths as Elysia matches them: without the query string. */
 const pathOf = (url: string) => {
@@ -60,8 +65,9 @@ export function checkRequestSize(request: Request) {
   }
   const declared = request.headers.get("content-length");
   if (declared === null) return;
-  const limit = bodyLimitFor(pathOf(request.url));
-  if (Number(declared) > limit) throw tooLarge(limit);
+  const path = pathOf(request.url);
+  const limit = bodyLimitFor(path);
+  if (Number(declared) > limit) throw refusalFor(path, limit);
 }
 
 /**
@@ -70,7 +76,8 @@ export function checkRequestSize(request: Request) {
  * routing, and Bun reads no more than it, so those are read whole, which is cheaper.
  */
 async function readChunkedBody(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  const limit = bodyLimitFor(pathOf(request.url));
+  const path = pathOf(request.url);
+  const limit = bodyLimitFor(path);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body!.getReader();
@@ -80,7 +87,7 @@ async function readChunkedBody(request: Request): Promise<Uint8Array<ArrayBuffer
     size += value.byteLength;
     if (size > limit) {
       void reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw refusalFor(path, limit);
     }
     chunks.push(value);
   }

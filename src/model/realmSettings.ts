@@ -28,6 +28,10 @@ export const REALM_SETTING_DEFAULTS = {
   /** Time limits for moving messages, for everyone below moderator; null: no limit. */
   move_messages_within_stream_limit_seconds: 604800 as number | null,
   move_messages_between_streams_limit_seconds: 604800 as number | null,
+  /** The largest upload, in MiB; the server's ceiling (model/uploads.ts) caps it. Reported without the realm_ prefix. */
+  max_file_upload_size_mib: 25,
+  /** What all uploads together may take, in MiB; null: no limit. */
+  upload_quota_mib: null as number | null,
   /** Which edit history people may see: "all", "moves" (moves only) or "none" (also realm_allow_edit_history). */
   message_edit_history_visibility_policy: "all" as "all" | "moves" | "none",
 };

@@ -12,6 +12,7 @@ import { newLinkBudget } from "./linkifiers";
 import { blocksPlugin } from "./plugins/blocks";
 import { channelLinksPlugin } from "./plugins/channelLinks";
 import { emojiPlugin } from "./plugins/emoji";
+import { inlineImagesPlugin } from "./plugins/inlineImages";
 import type { RenderEnv } from "./plugins/env";
 import { mentionsPlugin } from "./plugins/mentions";
 import { textPlugin } from "./plugins/text";
@@ -30,6 +31,11 @@ export interface RenderResult {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  /**
+   * Path IDs of the uploads the message links. The send links those its sender may link, and
+   * sets has_attachment when there are any (hasAttachment stays false until then).
+   */
+  attachmentPathIds: string[];
 }
 
 function createMarkdown() {
@@ -38,7 +44,7 @@ function createMarkdown() {
   md.disable(["reference", "lheading", "image"]);
   md.linkify = createBareUrlDetector({ emails: true });
   md.validateLink = isSafeHref;
-  md.use(blocksPlugin).use(mentionsPlugin).use(channelLinksPlugin).use(emojiPlugin).use(textPlugin);
+  md.use(blocksPlugin).use(mentionsPlugin).use(channelLinksPlugin).use(emojiPlugin).use(textPlugin).use(inlineImagesPlugin);
   return md;
 }
 
@@ -61,6 +67,7 @@ export function renderMessage(content: string, context: RenderContext): RenderRe
       topicWildcard: false,
       hasLink: false,
       hasImage: false,
+      attachmentPathIds: new Set(),
     },
   };
   const html = md.render(content, env).replace(/\n$/, "");
@@ -77,5 +84,6 @@ export function renderMessage(content: string, context: RenderContext): RenderRe
     hasLink: findings.hasLink,
     hasImage: findings.hasImage,
     hasAttachment: false,
+    attachmentPathIds: [...findings.attachmentPathIds],
   };
 }

@@ -1,6 +1,7 @@
 import { realmHost } from "../../db/realm";
 import type { Reader } from "../../db/types";
 import { presenceTiming } from "../../model/presence";
+import { uploadLimitMib } from "../../model/uploads";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSettingName } from "../../model/realmSettings";
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
 import type { StateContext } from "./index";
@@ -23,6 +24,9 @@ function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) 
     const value = settings[name];
     fields[`realm_${name}`] = value === null && NULL_AS_MINUS_ONE.has(name) ? -1 : value;
   }
+  // A server limit in the reference, so without the prefix; the limit that applies.
+  delete fields.realm_max_file_upload_size_mib;
+  fields.max_file_upload_size_mib = uploadLimitMib(settings.max_file_upload_size_mib);
   const groupNames = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[];
   const values = groupSettingApiValues(db, groupNames.map((name) => settings[name]));
   for (const name of groupNames) fields[`realm_${name}`] = values.get(settings[name]);
@@ -61,7 +65,6 @@ const FIXED_REALM_FIELDS = {
   realm_password_auth_enabled: true,
   realm_push_notifications_enabled: false,
   realm_push_notifications_enabled_end_timestamp: null,
-  realm_upload_quota_mib: null,
   realm_org_type: 0,
   realm_plan_type: 1,
   realm_is_zephyr_mirror_realm: false,
@@ -82,7 +85,6 @@ const FIXED_REALM_FIELDS = {
   password_min_length: 8,
   password_max_length: 100,
   password_min_guesses: 10000,
-  max_file_upload_size_mib: 25,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,

@@ -23,6 +23,8 @@ export interface RenderFindings {
   topicWildcard: boolean;
   hasLink: boolean;
   hasImage: boolean;
+  /** Path IDs of the uploads the message links (plugins/inlineImages.ts). */
+  attachmentPathIds: Set<string>;
 }
 
 export interface RenderEnv extends Env {

@@ -145,6 +145,23 @@ export const APPLIERS: Record<string, Applier> = {
   "saved_snippets remove"(state, { saved_snippet_id }) {
     state.saved_snippets = state.saved_snippets.filter((snippet: State) => snippet.id !== saved_snippet_id);
   },
+  // Register has no uploads section; a client keeps GET /attachments current with these
+  // (replay/attachments.ts applies them to that list).
+  "attachment add"(state, { attachment, upload_space_used }) {
+    if (!Array.isArray(state.attachments)) return;
+    upsert(state.attachments, "id", attachment);
+    state.upload_space_used = upload_space_used;
+  },
+  "attachment update"(state, { attachment, upload_space_used }) {
+    if (!Array.isArray(state.attachments)) return;
+    upsert(state.attachments, "id", attachment);
+    state.upload_space_used = upload_space_used;
+  },
+  "attachment remove"(state, { attachment, upload_space_used }) {
+    if (!Array.isArray(state.attachments)) return;
+    state.attachments = state.attachments.filter((each: State) => each.id !== attachment.id);
+    state.upload_space_used = upload_space_used;
+  },
   // Both carry the whole new list.
   alert_words(state, { alert_words }) {
     state.alert_words = alert_words;

@@ -6,6 +6,7 @@ import { APPLIERS, applyEvents } from "./appliers";
 import { MODERN, SEEN_KINDS, comparable } from "./harness";
 import { declaredEventKinds } from "./kinds";
 import { alertAndMuteScenarios } from "./alertsAndMutes";
+import { attachmentScenarios } from "./attachments";
 import { channelScenarios } from "./channels";
 import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
@@ -38,6 +39,7 @@ inviteScenarios(() => org);
 alertAndMuteScenarios(() => org);
 userTopicScenarios(() => org);
 realmEmojiScenarios(() => org);
+attachmentScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
 describe("queue events", () => {

@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { storedFilePath, storeFileBytes } from "../db/fileStore";
+import { getRealm, REALM_ID } from "../db/realm";
+import { database } from "../db/client";
+import { write } from "../db/transaction";
+import { insertAttachment, uploadSpaceUsed } from "../db/uploads";
+import type { User } from "../db/users";
+import { ApiError, badRequest } from "../http/errors";
+import { now } from "../model/clock";
+import { randomToken } from "../model/secrets";
+import { displayFileName, MIB, uploadContentType, uploadLimitMib, uploadUrl, urlFileName } from "../model/uploads";
+import { attachmentToApi } from "../shapes/attachments";
+import { removeFileIfUnused } from "./attachments";
+
+/** POST /user_uploads (the reference's upload_file_backend): one file, stored, listed as the caller's. */
+
+export interface UploadedFile {
+  /** The name the client gave the file, if any. */
+  name: string | undefined;
+  /** The media type the client declared for it, if any. */
+  type: string | undefined;
+  bytes: Uint8Array;
+}
+
+export interface UploadResult {
+  uri: string;
+  url: string;
+  filename: string;
+}
+
+/** Picks the one file of a multipart body: the reference takes one, whatever its field is called. */
+export function theOneFile(files: readonly File[]): File {
+  if (files.length === 0) throw badRequest("You must specify a file to upload");
+  if (files.length > 1) throw badRequest("You may only upload one file at a time");
+  return files[0]!;
+}
+
+function checkLimits(size: number, realm: ReturnType<typeof getRealm>, used: () => number) {
+  const limit = uploadLimitMib(realm.settings.max_file_upload_size_mib);
+  if (size > limit * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  const quota = realm.settings.upload_quota_mib;
+  if (quota !== null && used() + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
+}
+
+export function uploadFile(user: User, file: UploadedFile): UploadResult {
+  const name = displayFileName(file.name);
+  const contentType = uploadContentType(file.type, name);
+  // Refused before a byte is written when it is plainly too large; checked again below.
+  checkLimits(file.bytes.length, getRealm(database()), () => uploadSpaceUsed(database()));
+  // Written (and flushed) before the transaction, so the write lock is not held over a disk
+  // write of up to 25 MiB. The bytes are named by their hash: a crash leaves no half file.
+  const stored = storeFileBytes(file.bytes);
+  const pathId = `${REALM_ID}/${randomToken(24)}/${urlFileName(name)}`;
+  let attachment;
+  try {
+    attachment = write((tx) => {
+      checkLimits(stored.size, getRealm(tx), () => uploadSpaceUsed(tx));
+      // The same bytes' last upload may have been deleted, and its file removed, since they
+      // were stored above: removals happen right after their own commit, never inside ours.
+      if (!existsSync(storedFilePath(stored.sha256))) storeFileBytes(file.bytes);
+      const row = insertAttachment(tx, { ownerId: user.id, pathId, fileName: name, contentType, size: stored.size, sha256: stored.sha256, createTime: now() });
+      tx.emit({ type: "attachment", op: "add", attachment: attachmentToApi(row, []), upload_space_used: uploadSpaceUsed(tx) }, [user.id]);
+      return row;
+    });
+  } catch (error) {
+    // Refused after all (the quota filled meanwhile): bytes nothing points at do not stay.
+    removeFileIfUnused(stored.sha256);
+    throw error;
+  }
+  const url = uploadUrl(attachment.pathId);
+  return { uri: url, url, filename: attachment.fileName };
+}
