@@ -536,6 +536,32 @@ describe("what zulip-terminal sends, and the events it handles", () => {
     expect(event).toMatchObject({ op: "update", person: { user_id: org.member2.id, full_name: "Max Renamed" } });
   });
 
+  test("the presence ping every server_presence_ping_interval_seconds: its answer is what the user list is built from", async () => {
+    // Model._notify_server_of_presence; _start_presence_updates puts response["presences"] in
+    // place of register's and _update_users_data_from_initial_data reads, per e-mail, each
+    // client's status and timestamp (skipping "aggregated"); get_user_info reads aggregated.timestamp.
+    ok(await new Terminal(org.member2).call("POST", "/users/me/presence", { status: "idle", new_user_input: false }));
+    const body = ok(await terminal.call("POST", "/users/me/presence", { status: "active", new_user_input: true }));
+    expectShape(body, { presences: "object" });
+    for (const [email, clients] of Object.entries<Record<string, any>>(body.presences)) {
+      expect(email).toContain("@");
+      expectShape(clients, { aggregated: { timestamp: "integer|number" } });
+      for (const [client, presence] of Object.entries<any>(clients)) {
+        if (client === "aggregated") continue;
+        expectShape(presence, { status: "string", timestamp: "integer|number" });
+        // The statuses it ranks (active > idle > offline) when aggregating clients itself.
+        expect(["active", "idle", "offline"]).toContain(presence.status);
+      }
+    }
+    const statuses = (email: string) => Object.entries<any>(body.presences[email]).filter(([client]) => client !== "aggregated").map(([, presence]) => presence.status);
+    expect(statuses(org.member.email)).toContain("active");
+    expect(statuses(org.member2.email)).toHaveLength(1);
+    const now = Date.now() / 1000;
+    expect(Math.abs(body.presences[org.member.email].aggregated.timestamp - now)).toBeLessThan(60);
+    // And register's presences, which the list starts from, has the same form.
+    expect(Object.keys(ok(await terminal.register()).presences)).toEqual(expect.arrayContaining([org.member.email, org.member2.email]));
+  });
+
   test("a queue that is gone answers BAD_EVENT_QUEUE_ID, on which ZT registers again; DELETE /events ends its own", async () => {
     const own = ok(await terminal.register()).queue_id;
     ok(await terminal.call("DELETE", "/events", { queue_id: own }));
