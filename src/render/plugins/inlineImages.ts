@@ -68,6 +68,8 @@ function previewHtml(link: Link): string {
 const isParagraphInline = (tokens: Token[], index: number) => tokens[index - 1]?.type === "paragraph_open" && tokens[index + 1]?.type === "paragraph_close";
 
 function addPreviews(state: StateCore): void {
+  // Most messages link no upload: one substring check and they are done.
+  if (!state.src.includes("user_uploads/")) return;
   const env = renderEnv(state.env);
   const tokens = state.tokens;
   let quoteDepth = 0;
