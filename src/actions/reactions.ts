@@ -20,9 +20,16 @@ export interface ReactionInput {
   reaction_type?: string;
 }
 
+/**
+ * Zulip's clients (zulip-terminal's emoji picker, the mobile app) send the built-in extra
+ * emoji's type under its Zulip name; it is taken as svc_extra_emoji, which answers carry.
+ */
+const CLIENT_REACTION_TYPES: Record<string, ReactionType> = { zulip_extra_emoji: "svc_extra_emoji" };
+
 export function reactionType(value: string): ReactionType {
-  if (!(REACTION_TYPES as readonly string[]).includes(value)) throw badRequest("Invalid emoji type.");
-  return value as ReactionType;
+  const type = Object.hasOwn(CLIENT_REACTION_TYPES, value) ? CLIENT_REACTION_TYPES[value]! : value;
+  if (!(REACTION_TYPES as readonly string[]).includes(type)) throw badRequest("Invalid emoji type.");
+  return type as ReactionType;
 }
 
 /** The emoji a bare name means, as in the reference: an active custom emoji first, then the built-in extra emoji, then Unicode. */

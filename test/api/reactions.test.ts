@@ -95,7 +95,9 @@ describe("adding a reaction", () => {
     await expectRefused(id, react(org.member, id, { emoji_name: "no_such_emoji_here" }), "BAD_REQUEST", "Emoji 'no_such_emoji_here' does not exist");
     await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "zzzz", reaction_type: "unicode_emoji" }), "BAD_REQUEST", "Invalid emoji code.");
     await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "1f389", reaction_type: "unicode_emoji" }), "BAD_REQUEST", "Invalid emoji name.");
-    await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "zulip_extra_emoji" }), "BAD_REQUEST", "Invalid emoji type.");
+    await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "sticker_emoji" }), "BAD_REQUEST", "Invalid emoji type.");
+    // Zulip's name of the extra emoji type means svc_extra_emoji, with that type's checks.
+    await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "zulip_extra_emoji" }), "BAD_REQUEST", "Invalid emoji code.");
     await expectRefused(id, react(org.member, id, { emoji_name: "parrot", emoji_code: "1", reaction_type: "realm_emoji" }), "BAD_REQUEST", "Invalid custom emoji.");
     await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "svc_extra_emoji" }), "BAD_REQUEST", "Invalid emoji code.");
     await expectRefused(id, react(org.member, id, { emoji_name: "octopus", emoji_code: "zulip", reaction_type: "svc_extra_emoji" }), "BAD_REQUEST", "Invalid emoji name.");

@@ -469,6 +469,19 @@ describe("what zulip-terminal sends, and the events it handles", () => {
     }
   });
 
+  test("the built-in :zulip: emoji, which its picker sends as zulip_extra_emoji: added, shown as svc_extra_emoji, removed", async () => {
+    // Model.generate_all_emoji_data: {"zulip": {code: "zulip", type: "zulip_extra_emoji"}}.
+    const id = await sendAs(org.member2, { type: "stream", to: channelName, topic: "react", content: "Extra" });
+    await next("message");
+    const spec = { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "zulip_extra_emoji", message_id: String(id) };
+    ok(await terminal.call("POST", `/messages/${id}/reactions`, spec));
+    const { message } = ok(await terminal.call("GET", `/messages/${id}`));
+    expect(message.reactions).toEqual([{ emoji_name: "zulip", emoji_code: "zulip", reaction_type: "svc_extra_emoji", user_id: org.member.id }]);
+    ok(await terminal.call("DELETE", `/messages/${id}/reactions`, spec));
+    expect(ok(await terminal.call("GET", `/messages/${id}`)).message.reactions).toEqual([]);
+    expect((await next("reaction")).map((event) => [event.op, event.emoji_code])).toEqual([["add", "zulip"], ["remove", "zulip"]]);
+  });
+
   test("a new custom emoji: realm_emoji event keyed by ID with name and deactivated; reacting with it as the picker does", async () => {
     const form = new FormData();
     form.append("file-0", new Blob([png()], { type: "image/png" }), "emoji.png");
