@@ -37,7 +37,8 @@ export class ApiClient {
       for (const [name, value] of Object.entries(params)) url.searchParams.set(name, encodeParam(value));
     } else if (options.multipart) {
       const form = new FormData();
-      for (const [name, value] of Object.entries(params)) form.append(name, encodeParam(value));
+      // A File or Blob goes as a file part, as clients upload.
+      for (const [name, value] of Object.entries(params)) form.append(name, value instanceof Blob ? value : encodeParam(value));
       body = form;
     } else {
       const form = new URLSearchParams();

@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
 import { ok, type Person } from "../../helpers/seed";
 import { pending, type Event, type State } from "../support";
+import { flutterEventProblems, flutterSnapshotProblems } from "../../clients/flutterContract";
 import { applyEvents } from "./appliers";
 
 /**
@@ -117,10 +118,16 @@ export async function replay(observers: Observer[], act: () => Promise<unknown>,
   await act();
   const results: Replayed[] = [];
   for (const { observer, params, snapshot } of clients) {
-    const events = (await pending(observer.person, snapshot.queue_id)).map(({ id: _id, ...event }) => event as Event);
+    const received = await pending(observer.person, snapshot.queue_id);
+    const events = received.map(({ id: _id, ...event }) => event as Event);
     const label = `${observer.person.email} ${JSON.stringify(events.map((event) => event.op ? `${event.type} ${event.op}` : event.type))}`;
     if (observer.unaware) expect({ label, events: realEvents(events) }).toEqual({ label, events: [] });
     else expect(realEvents(events).length, `no event reached ${observer.person.email}`).toBeGreaterThan(0);
+    // A modern client's events and state must also parse in the mobile app, unmodified.
+    if (params === MODERN) {
+      expect({ label, problems: received.flatMap(flutterEventProblems) }).toEqual({ label, problems: [] });
+      expect({ label, problems: flutterSnapshotProblems(snapshot) }).toEqual({ label, problems: [] });
+    }
     const replayed = applyEvents(snapshot, events, SEEN_KINDS, params.include_subscribers === true);
     await fetchMissingAvatars(observer.person, params, replayed);
     const fresh = ok(await observer.person.api.post("/register", params)) as State;
