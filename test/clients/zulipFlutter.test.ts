@@ -114,6 +114,21 @@ describe("zulip-flutter: reading and writing", () => {
     expect(events.flatMap(flutterEventProblems)).toEqual([]);
   });
 
+  test("uploading a photo, the temporary URL it shows it by, and the message that links it", async () => {
+    const { member, member2 } = org;
+    const uploaded = ok(await member.api.post("/user_uploads", { file: new File([png()], "photo.png", { type: "image/png" }) }, { multipart: true }));
+    expect(parsed(uploaded, "UploadFileResult")).toEqual([]);
+    const path = uploaded.uri.replace(/^\/user_uploads\//, "");
+    const temporary = ok(await member.api.get(`/user_uploads/${path}`));
+    expect(parsed(temporary, "GetFileTemporaryUrlResult")).toEqual([]);
+    // The app loads the image from that URL without credentials.
+    const image = await fetch(new URL(temporary.url, org.server.url));
+    expect({ status: image.status, bytes: new Uint8Array(await image.arrayBuffer()) }).toEqual({ status: 200, bytes: png() });
+    const id = (await sendOk(member, channelMessage(name, "photos", `[photo.png](${uploaded.uri})`))).id;
+    const { message } = ok(await member2.api.get(`/messages/${id}`, { apply_markdown: true }));
+    expect(message.content).toContain('class="message_inline_image"');
+  });
+
   test("client device and push registration (lib/api/route/account.dart, notifications.dart)", async () => {
     const { member } = org;
     expect(parsed(ok(await member.api.post("/register_client_device")), "RegisterClientDeviceResult")).toEqual([]);
