@@ -80,6 +80,29 @@ describe("zulip-js (multipart POST bodies, query strings for everything else)", 
     expect(ok(await member.api.get(`/messages/${results[0].id}`)).raw_content).toBe('[1] {"a": 1}');
   });
 
+  test("topics, edit history, render, custom emoji, alert words and presence through its own methods", async () => {
+    ok(await owner.api.post("/users/me/subscriptions", { subscriptions: [{ name: "js corner" }] }));
+    const id = ok(await owner.api.post("/messages", { type: "stream", to: "js corner", topic: "first", content: "hello" })).id;
+    ok(await owner.api.patch(`/messages/${id}`, { content: "hello again" }));
+    const channel = ok(await owner.api.get("/get_stream_id", { stream: "js corner" })).stream_id;
+    const { results } = await zulipJs(asOwner(), [
+      { call: "streams.topics.retrieve", args: [{ stream_id: channel }] },
+      { call: "messages.getHistoryById", args: [{ message_id: id }] },
+      { call: "messages.render", args: ["**bold** :smile:"] },
+      { call: "emojis.retrieve" },
+      { call: "users.me.alertWords.retrieve" },
+      { call: "callEndpoint", args: ["/users/me/presence", "POST", { status: "active" }] },
+    ]);
+    const [topics, history, rendered, emoji, alertWords, presence] = results;
+    // Newest first: the channel's announcement came before.
+    expect(topics.topics[0]).toEqual({ name: "first", max_id: id });
+    expect(history.message_history.map((snapshot: { content: string }) => snapshot.content)).toEqual(["hello", "hello again"]);
+    expect(rendered.rendered).toContain("<strong>bold</strong>");
+    expect(emoji).toEqual({ result: "success", msg: "", emoji: {} });
+    expect(alertWords).toEqual({ result: "success", msg: "", alert_words: [] });
+    expect(presence).toMatchObject({ result: "success", presences: expect.any(Object) });
+  });
+
   test("gets errors as JSON it can read, never a page it cannot", async () => {
     const wrongKey = await zulipJs({ ...asOwner(), apiKey: "not-the-key" }, [{ call: "users.me.getProfile" }]);
     expect(wrongKey.results[0]).toMatchObject({ result: "error", code: "INVALID_API_KEY" });
