@@ -86,7 +86,7 @@ const readUint24LE = (bytes: Uint8Array, at: number) => {
   return bytes[at]! + (bytes[at + 1]! << 8) + (bytes[at + 2]! << 16);
 };
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -124,7 +124,7 @@ function pngChunks(bytes: Uint8Array): Chunk[] {
 /** The default image without the animation chunks is a plain PNG (the CRCs are per chunk). */
 function pngStill(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const kept = pngChunks(bytes).filter((chunk) => !["acTL", "fcTL", "fdAT"].includes(chunk.type));
-  return concat([bytes.subarray(0, PNG_SIGNATURE.length), ...kept.map((chunk) => bytes.subarray(chunk.start, chunk.end))]);
+  return concatBytes(...[bytes.subarray(0, PNG_SIGNATURE.length), ...kept.map((chunk) => bytes.subarray(chunk.start, chunk.end))]);
 }
 
 // --- GIF: header, screen descriptor, optional global colour table, then blocks to the trailer.
@@ -167,7 +167,7 @@ function gifLayout(bytes: Uint8Array): { imageCount: number; firstImageEnd: numb
 
 /** Everything up to the end of the first image, then the trailer. */
 function gifStill(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return concat([bytes.subarray(0, gifLayout(bytes).firstImageEnd), Uint8Array.of(0x3b)]);
+  return concatBytes(...[bytes.subarray(0, gifLayout(bytes).firstImageEnd), Uint8Array.of(0x3b)]);
 }
 
 // --- WebP: a RIFF file of chunks; an animated one has VP8X (flags, canvas), ANIM and ANMF frames.
@@ -199,7 +199,7 @@ function webpStill(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const parts = riffChunks(bytes, frame.dataStart + 16, frame.end).filter((chunk) => ["ALPH", "VP8 ", "VP8L"].includes(chunk.type));
   need(parts.some((chunk) => chunk.type !== "ALPH"));
   const hasAlpha = parts.some((chunk) => chunk.type === "ALPH" || chunk.type === "VP8L");
-  const header = concat([new TextEncoder().encode("VP8X"), uint32LE(10), Uint8Array.of(hasAlpha ? 0x10 : 0, 0, 0, 0), uint24LE(width), uint24LE(height)]);
-  const body = concat([new TextEncoder().encode("WEBP"), header, ...parts.map((chunk) => bytes.subarray(chunk.start, chunk.end))]);
-  return concat([new TextEncoder().encode("RIFF"), uint32LE(body.length), body]);
+  const header = concatBytes(...[new TextEncoder().encode("VP8X"), uint32LE(10), Uint8Array.of(hasAlpha ? 0x10 : 0, 0, 0, 0), uint24LE(width), uint24LE(height)]);
+  const body = concatBytes(...[new TextEncoder().encode("WEBP"), header, ...parts.map((chunk) => bytes.subarray(chunk.start, chunk.end))]);
+  return concatBytes(...[new TextEncoder().encode("RIFF"), uint32LE(body.length), body]);
 }

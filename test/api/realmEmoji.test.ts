@@ -4,6 +4,7 @@ import { animatedGif, animatedWebp, apng, gif, jpeg, png, webp } from "../helper
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, sendOk } from "../helpers/sending";
 import { pendingOf, register, SEED_TIMEOUT_MS } from "../events/support";
+import type { ApiRealmEmoji } from "../../src/shapes/realmEmoji";
 import { inspectEmojiImage, sniffEmojiImageFormat } from "../../src/model/emojiImages";
 
 /**
@@ -20,15 +21,6 @@ beforeAll(async () => {
   await createChannel(org, org.member, { principals: [org.member.id, org.member2.id, org.guest.id] }, channelName);
 }, SEED_TIMEOUT_MS);
 afterAll(() => org.server.dispose());
-
-interface ApiRealmEmoji {
-  id: string;
-  name: string;
-  source_url: string;
-  still_url: string | null;
-  deactivated: boolean;
-  author_id: number | null;
-}
 
 interface Upload {
   bytes: Uint8Array<ArrayBuffer>;

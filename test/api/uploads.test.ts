@@ -1,3 +1,4 @@
+import type { ApiAttachment } from "../../src/shapes/attachments";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -19,16 +20,7 @@ beforeAll(async () => {
 }, SEED_TIMEOUT_MS);
 afterAll(() => org.server.dispose());
 
-interface AttachmentRow {
-  id: number;
-  name: string;
-  path_id: string;
-  size: number;
-  create_time: number;
-  messages: Array<{ id: number; date_sent: number }>;
-}
-
-const attachmentsOf = async (person: Person) => ok(await person.api.get("/attachments")) as { attachments: AttachmentRow[]; upload_space_used: number };
+const attachmentsOf = async (person: Person) => ok(await person.api.get("/attachments")) as { attachments: ApiAttachment[]; upload_space_used: number };
 const attachmentAt = async (person: Person, url: string) => (await attachmentsOf(person)).attachments.find((each) => decodeURIComponent(url) === `/user_uploads/${each.path_id}`);
 /** How clients put an upload in a message: a Markdown link named by the file (a bare relative path is no link). */
 const link = (url: string) => `[${decodeURIComponent(url.slice(url.lastIndexOf("/") + 1))}](${url})`;

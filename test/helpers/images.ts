@@ -1,4 +1,7 @@
 import { deflateSync } from "node:zlib";
+import { concatBytes } from "../../src/model/emojiImages";
+
+export { concatBytes };
 
 /**
  * Small, valid image files built byte by byte for upload tests: one pixel each, still or with
@@ -21,16 +24,6 @@ const be32 = (value: number) => Uint8Array.of((value >>> 24) & 0xff, (value >>> 
 const le32 = (value: number) => Uint8Array.of(value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff);
 const le24 = (value: number) => Uint8Array.of(value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff);
 const text = (value: string) => new TextEncoder().encode(value);
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
 
 function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const typed = concatBytes(text(type), data);
