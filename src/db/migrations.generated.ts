@@ -6,6 +6,7 @@ import m3 from "../../migrations/0003_soft_nocturne.sql" with { type: "text" };
 import m4 from "../../migrations/0004_scheduled_messages.sql" with { type: "text" };
 import m5 from "../../migrations/0005_military_doctor_spectrum.sql" with { type: "text" };
 import m6 from "../../migrations/0006_nosy_magdalene.sql" with { type: "text" };
+import m7 from "../../migrations/0007_lovely_captain_midlands.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
@@ -15,4 +16,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0004_scheduled_messages", sql: m4 },
   { tag: "0005_military_doctor_spectrum", sql: m5 },
   { tag: "0006_nosy_magdalene", sql: m6 },
+  { tag: "0007_lovely_captain_midlands", sql: m7 },
 ];

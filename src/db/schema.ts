@@ -22,3 +22,6 @@ export * from "./uploads";
 export * from "./users";
 export * from "./userStatus";
 export * from "./userTopics";
+export * from "./sessions";
+export * from "./passwordResets";
+export * from "./serverSettings";

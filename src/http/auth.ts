@@ -6,6 +6,7 @@ import { database } from "../db/client";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
+import { authenticateSession, sessionTokenOf } from "./session";
 
 /** Answers one question only, "who is calling?"; what they may do is decided further down. */
 
@@ -69,7 +70,19 @@ function checkCredentials(header: string | undefined): User {
 const authenticated = requestNote<User>("authenticated user");
 
 /**
- * `auth: true` on a route resolves `user` from HTTP Basic credentials or refuses the request.
+ * Programs send HTTP Basic credentials; our own pages send the session cookie, and then no
+ * Basic challenge goes back (it would make the browser pop up its own password dialog).
+ */
+function authenticateRequest(request: Request): User {
+  const header = request.headers.get("authorization") ?? undefined;
+  if (header !== undefined) return authenticate(header);
+  const sessionToken = sessionTokenOf(request);
+  if (sessionToken !== undefined) return authenticateSession(request, sessionToken);
+  return authenticate(undefined);
+}
+
+/**
+ * `auth: true` on a route resolves `user` from HTTP Basic credentials or a browser session, or refuses the request.
  * The check runs at transform, before parameter validation, so a caller without valid
  * credentials learns nothing about an endpoint's parameters: it gets the 401 first.
  */
@@ -78,7 +91,7 @@ export const authentication = new Elysia({ name: "authentication" }).macro({
     // The header is read from the request itself: asking Elysia for `headers` makes it copy
     // every header into an object on each request to these routes.
     transform({ request }) {
-      authenticated.set(request, authenticate(request.headers.get("authorization") ?? undefined));
+      authenticated.set(request, authenticateRequest(request));
     },
     resolve({ request }) {
       const user = authenticated.get(request);

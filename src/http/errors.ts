@@ -19,6 +19,7 @@ export type ErrorCode =
   | "BAD_EVENT_QUEUE_ID"
   | "CANNOT_DEACTIVATE_GROUP_IN_USE"
   | "REALM_UPLOAD_QUOTA"
+  | "CSRF_FAILED"
   | "INTERNAL_SERVER_ERROR";
 
 const defaultStatus: Partial<Record<ErrorCode, number>> = {
@@ -28,6 +29,7 @@ const defaultStatus: Partial<Record<ErrorCode, number>> = {
   USER_DEACTIVATED: 401,
   REALM_DEACTIVATED: 401,
   RATE_LIMIT_HIT: 429,
+  CSRF_FAILED: 403,
   NOT_FOUND: 404,
   INTERNAL_SERVER_ERROR: 500,
 };

@@ -1,25 +1,55 @@
 import { Elysia, t } from "elysia";
+import { isAdministrator } from "../model/roles";
 import { findOrganization } from "../reads/organization";
-import { htmlResponse } from "./html";
+import { assetRoutes } from "./assets/routes";
 import { joinRoutes } from "./invite/routes";
-import { setupPage } from "./setup/page";
+import { homeOf, redirect, signedInUser } from "./session";
 import { setupRoutes } from "./setup/routes";
-import { signInPage } from "./signIn/page";
+import { appShell } from "./shell";
 import { signInRoutes } from "./signIn/routes";
 
 /**
- * The browser side of a server with no web client yet: first-run setup (web/setup/) until the
- * organization exists, then a sign-in page that hands out the API key (web/signIn/).
+ * The browser side: first-run setup until the organization exists, then sign-in, the admin
+ * console for owners and administrators, and everyone's own settings. The areas are bundled
+ * pages (web/client/) that call /api/v1 with the session; what they may do is the API's to say.
  */
+
+const signInFirst = (request: Request) => redirect(`/login?next=${encodeURIComponent(new URL(request.url).pathname)}`);
+
+const AnyPath = { query: t.Object({}, { additionalProperties: true }) };
+
 export const webRoutes = new Elysia()
   .get(
     "/",
-    () => {
-      const realm = findOrganization();
-      return htmlResponse(realm ? signInPage(realm.name) : setupPage());
+    ({ request }) => {
+      if (!findOrganization()) return redirect("/setup/");
+      const user = signedInUser(request);
+      return redirect(user ? homeOf(user) : "/login");
     },
-    { query: t.Object({}) },
+    AnyPath,
   )
+  .get(
+    "/admin/*",
+    ({ request }) => {
+      if (!findOrganization()) return redirect("/setup/");
+      const user = signedInUser(request);
+      if (!user) return signInFirst(request);
+      // The page would be refused by every call it makes; send members where they belong.
+      if (!isAdministrator(user.role)) return redirect("/settings/");
+      return appShell("admin", "Administration · Parley");
+    },
+    AnyPath,
+  )
+  .get(
+    "/settings/*",
+    ({ request }) => {
+      if (!findOrganization()) return redirect("/setup/");
+      if (!signedInUser(request)) return signInFirst(request);
+      return appShell("settings", "Settings · Parley");
+    },
+    AnyPath,
+  )
+  .use(assetRoutes)
   .use(setupRoutes)
   .use(signInRoutes)
   .use(joinRoutes);

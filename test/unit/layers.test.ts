@@ -93,6 +93,19 @@ describe("layers", () => {
     expect(imports.filter((i) => i.from === "routes" && i.to === "db").map(describeImport)).toEqual([]);
   });
 
+  test("web/client/ is browser code: it imports nothing of the server's, and the server imports none of it", () => {
+    const clientDir = join(SRC, "web", "client");
+    const fromClient = sourceFiles(clientDir).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(IMPORT)]
+        .filter((match) => relative(clientDir, resolve(dirname(file), match[1])).startsWith(".."))
+        .map((match) => `${relative(SRC, file)} imports ${match[1]}`),
+    );
+    expect(sourceFiles(clientDir).length).toBeGreaterThan(5);
+    expect(fromClient).toEqual([]);
+    const intoClient = imports.filter((i) => i.to === "web" && i.specifier.includes("client/") && !i.file.startsWith("web/client/")).map(describeImport);
+    expect(intoClient).toEqual([]);
+  });
+
   test("no import circles between folders", () => {
     const edges = new Map<string, Set<string>>();
     for (const i of imports) {

@@ -3,6 +3,8 @@ import { OrganizationExistsError, createOrganization } from "../../actions/organ
 import { ApiError } from "../../http/errors";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
+import { redirect } from "../session";
+import { appShell } from "../shell";
 import { retireSetupCode, setupCodeMatches } from "./code";
 import { alreadySetUpPage, setupDonePage, setupPage } from "./page";
 
@@ -16,6 +18,7 @@ const SetupForm = t.Object({
 });
 
 export const setupRoutes = new Elysia()
+  .get("/setup/*", () => (findOrganization() ? redirect("/login") : appShell("setup", "Set up Parley")), { query: t.Object({}, { additionalProperties: true }) })
   .post(
     "/setup",
     async ({ body, request }) => {

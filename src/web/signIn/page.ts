@@ -1,43 +1,30 @@
 import { html, type SafeHtml } from "../html";
 import { errorBox, field, layout } from "../layout";
 
-/** Sign-in, which hands out the API key and zuliprc until there is a web client. */
+/** Sign-in: a plain form, so it works before any script loads and for scripts that post it. */
 
-export function signInPage(realmName: string, email = "", error?: string): SafeHtml {
+export interface SignInValues {
+  email?: string;
+  /** Where to go once signed in (a path on this server). */
+  next?: string;
+  error?: string;
+}
+
+export function signInPage(realmName: string, values: SignInValues = {}): SafeHtml {
+  const email = values.email ?? "";
   return layout(
     `Sign in · ${realmName}`,
     html`<h1>Sign in to ${realmName}</h1>
-${errorBox(error)}
+${errorBox(values.error)}
 <form method="post" action="/login">
+${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ""}
 ${field({ name: "username", label: "E-mail address", type: "email", value: email, maxLength: 254, autocomplete: "username", autofocus: email === "" })}
 ${field({ name: "password", label: "Password", type: "password", maxLength: 1024, autocomplete: "current-password", autofocus: email !== "" })}
 <button class="button" type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="hint centered">Forgot your password? Ask an administrator of ${realmName} for a reset link.</p>`,
   );
-}
-
-export interface SignedIn {
-  fullName: string;
-  email: string;
-  apiKey: string;
-  realmUrl: string;
 }
 
 /** The configuration file Zulip-compatible tools (python-zulip-api, zulip-terminal) read. */
-export const zuliprc = (account: SignedIn) => `[api]\nemail=${account.email}\nkey=${account.apiKey}\nsite=${account.realmUrl}\n`;
-
-export function signedInPage(account: SignedIn): SafeHtml {
-  const rc = zuliprc(account);
-  return layout(
-    "Signed in",
-    html`<h1>Welcome, ${account.fullName}</h1>
-<p>There is no web chat client yet. Connect a Zulip-compatible app (mobile, desktop or terminal) to <strong>${account.realmUrl}</strong> and sign in with your e-mail address and password, or use your API key in scripts.</p>
-<label for="api_key">Your API key</label>
-<input id="api_key" type="text" value="${account.apiKey}" readonly>
-<p class="hint">Anyone with this key can act as you. Keep it secret.</p>
-<p class="label">Your zuliprc file</p>
-<pre>${rc}</pre>
-<a class="button" href="data:text/plain;charset=utf-8,${encodeURIComponent(rc)}" download="zuliprc">Download zuliprc</a>
-<a class="secondary" href="/">Sign in as someone else</a>`,
-  );
-}
+export const zuliprc = (account: { email: string; apiKey: string; realmUrl: string }) => `[api]\nemail=${account.email}\nkey=${account.apiKey}\nsite=${account.realmUrl}\n`;

@@ -1,14 +1,18 @@
 import { Elysia, t } from "elysia";
 import { logIn } from "../../actions/login";
+import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
+import { checkCsrf, sessionTokenOf } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
-import { signInPage, signedInPage } from "./page";
+import { homeOf, redirect, safeNext, signOutCookies, signedInUser, startBrowserSession } from "../session";
+import { signInPage } from "./page";
 
 const SignInForm = t.Object({
   username: t.Optional(t.String({ maxLength: 254 })),
   password: t.Optional(t.String({ maxLength: 1024 })),
+  next: t.Optional(t.String({ maxLength: 2000 })),
 });
 
 /** What a person, rather than a program, should read when sign-in is refused. */
@@ -18,20 +22,48 @@ function signInRefusal(error: ApiError): string {
   return `Too many failed sign-in attempts. Try again in ${minutes === 1 ? "a minute" : `${minutes} minutes`}.`;
 }
 
+/**
+ * Sign-in (a form, which scripts and tests post too) starts a browser session and sends the
+ * browser on; sign-out ends it. Both work without JavaScript.
+ */
 export const signInRoutes = new Elysia()
+  .get(
+    "/login",
+    ({ request, query }) => {
+      const realm = findOrganization();
+      if (!realm) return redirect("/setup/");
+      const user = signedInUser(request);
+      if (user) return redirect(safeNext(query.next) ?? homeOf(user));
+      return htmlResponse(signInPage(realm.name, { next: safeNext(query.next) }));
+    },
+    { query: t.Object({ next: t.Optional(t.String({ maxLength: 2000 })) }) },
+  )
   .post(
     "/login",
     async ({ body, request, server }) => {
       const realm = findOrganization();
-      if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
+      if (!realm) return redirect("/setup/");
       const email = body.username ?? "";
+      const next = safeNext(body.next);
       try {
         const user = await logIn(email, body.password ?? "", clientAddress(server, request));
-        return htmlResponse(signedInPage({ fullName: user.fullName, email: user.email, apiKey: user.apiKey, realmUrl: realm.url }));
+        return redirect(next ?? homeOf(user), startBrowserSession(request, server, user));
       } catch (error) {
-        if (error instanceof ApiError) return htmlResponse(signInPage(realm.name, email, signInRefusal(error)), error.status, error.headers);
+        if (error instanceof ApiError) return htmlResponse(signInPage(realm.name, { email, next, error: signInRefusal(error) }), error.status, error.headers);
         throw error;
       }
     },
     { body: SignInForm },
+  )
+  .post(
+    "/logout",
+    ({ request, body }) => {
+      const token = sessionTokenOf(request);
+      if (token !== undefined) {
+        checkCsrf(request, token, body.csrf_token);
+        endSession(token);
+      }
+      return redirect("/login", signOutCookies(request));
+    },
+    { body: t.Object({ csrf_token: t.Optional(t.String({ maxLength: 200 })) }) },
   );

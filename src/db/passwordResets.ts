@@ -1,0 +1,45 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Reader, Tx } from "./types";
+import { users } from "./users";
+
+/**
+ * One-time links that let a person choose a new password: e-mailed to them, or handed over by
+ * an administrator. Only the token's SHA-256 is stored; a link works once, until it expires.
+ */
+export const passwordResets = sqliteTable("password_resets", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  tokenHash: text("token_hash").notNull().unique(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id),
+  /** Who asked for it: the person themselves or an administrator. */
+  createdById: integer("created_by_id")
+    .notNull()
+    .references(() => users.id),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  usedAt: integer("used_at"),
+});
+
+export type PasswordReset = typeof passwordResets.$inferSelect;
+
+export function insertPasswordReset(tx: Tx, values: Omit<PasswordReset, "id" | "usedAt">): PasswordReset {
+  return tx.insert(passwordResets).values(values).returning().get();
+}
+
+export function findPasswordResetByTokenHash(db: Reader, tokenHash: string): PasswordReset | undefined {
+  return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
+}
+
+export function markPasswordResetUsed(tx: Tx, id: number, at: number) {
+  tx.update(passwordResets).set({ usedAt: at }).where(eq(passwordResets.id, id)).run();
+}
+
+/** A new link replaces the person's older unused ones. */
+export function retireUnusedPasswordResets(tx: Tx, userId: number, at: number) {
+  tx.update(passwordResets)
+    .set({ usedAt: at })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+    .run();
+}

@@ -1,0 +1,72 @@
+import { and, desc, eq, lte } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rawStatement } from "./prepared";
+import type { Reader, Tx } from "./types";
+import { users } from "./users";
+
+/**
+ * Browser sign-ins. The cookie holds a random token; only its SHA-256 is stored, so a copy of
+ * the database signs nobody in. API keys stay the credential of programs.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** UNIX seconds. */
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    /** UNIX seconds; moved forward as the session is used (an idle session ends). */
+    expiresAt: integer("expires_at").notNull(),
+    userAgent: text("user_agent").notNull(),
+    address: text("address").notNull(),
+  },
+  (table) => [index("sessions_user").on(table.userId), index("sessions_expiry").on(table.expiresAt)],
+);
+
+export type Session = typeof sessions.$inferSelect;
+
+export function insertSession(tx: Tx, values: Omit<Session, "id">): Session {
+  return tx.insert(sessions).values(values).returning().get();
+}
+
+// Looked up on every request a browser makes: a prepared statement, not a query built each time.
+const byTokenHash = rawStatement<{ id: number; user_id: number; last_seen_at: number; expires_at: number }, [string]>(
+  "SELECT id, user_id, last_seen_at, expires_at FROM sessions WHERE token_hash = ?",
+);
+
+export function findSessionByTokenHash(_db: Reader, tokenHash: string): { id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined {
+  const row = byTokenHash().get(tokenHash);
+  return row ? { id: row.id, userId: row.user_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at } : undefined;
+}
+
+export function listSessionsOf(db: Reader, userId: number): Session[] {
+  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt), desc(sessions.id)).all();
+}
+
+export function touchSession(tx: Tx, id: number, lastSeenAt: number, expiresAt: number) {
+  tx.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id)).run();
+}
+
+/** Deletes one of a user's sessions; false when they have none with that ID. */
+export function deleteSession(tx: Tx, userId: number, id: number): boolean {
+  const deleted = tx.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id }).all();
+  return deleted.length > 0;
+}
+
+export function deleteSessionByTokenHash(tx: Tx, tokenHash: string) {
+  tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+}
+
+/** Every session of a user but one (null: all of them), as after a password change or deactivation. */
+export function deleteSessionsOf(tx: Tx, userId: number, exceptId: number | null = null) {
+  const rows = tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId)).all();
+  for (const row of rows) if (row.id !== exceptId) tx.delete(sessions).where(eq(sessions.id, row.id)).run();
+}
+
+export function deleteExpiredSessions(tx: Tx, at: number): number {
+  return tx.delete(sessions).where(lte(sessions.expiresAt, at)).returning({ id: sessions.id }).all().length;
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { loadConfig } from "../config";
+import { database } from "../db/client";
+import { findRealm } from "../db/realm";
+import { findSessionByTokenHash, touchSession } from "../db/sessions";
+import { write } from "../db/transaction";
+import { findUserById, type User } from "../db/users";
+import { now } from "../model/clock";
+import { ApiError } from "./errors";
+
+/**
+ * Browser sessions: who a request carrying the session cookie is, and whether a request that
+ * changes something really comes from our own pages (CSRF).
+ *
+ * Two cookies. `parley_session` holds the secret token, HttpOnly so no script can read it.
+ * `parley_csrf` holds a value derived from that token, readable by our pages' scripts, which
+ * send it back in the `X-CSRF-Token` header (or a form's `csrf_token` field). Another site can
+ * make a browser send the cookies but cannot read them, so it cannot send the header; and
+ * without the session token nobody can compute a value that matches.
+ */
+
+export const SESSION_COOKIE = "parley_session";
+export const CSRF_COOKIE = "parley_csrf";
+export const CSRF_HEADER = "x-csrf-token";
+
+/** Extending a session is a write; once per this many seconds of use is enough. */
+const TOUCH_AFTER_SECONDS = 300;
+
+export const newSessionToken = () => randomBytes(32).toString("base64url");
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export const csrfTokenFor = (sessionToken: string) => createHash("sha256").update(`csrf:${sessionToken}`).digest("base64url");
+
+export function parseCookies(header: string | null): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (!header) return cookies;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    // The first of a repeated name wins, as browsers send the most specific path first.
+    if (!cookies.has(name)) cookies.set(name, part.slice(eq + 1).trim());
+  }
+  return cookies;
+}
+
+export const sessionTokenOf = (request: Request) => parseCookies(request.headers.get("cookie")).get(SESSION_COOKIE);
+
+/** Whether the browser reached us over HTTPS, so the cookies may be marked Secure. */
+const overHttps = (request: Request) => new URL(request.url).protocol === "https:";
+
+function cookie(name: string, value: string, request: Request, maxAgeSeconds: number, httpOnly: boolean): string {
+  const parts = [`${name}=${value}`, "Path=/", `Max-Age=${maxAgeSeconds}`, "SameSite=Lax"];
+  if (httpOnly) parts.push("HttpOnly");
+  if (overHttps(request)) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function sessionCookies(request: Request, token: string): string[] {
+  const maxAge = loadConfig().sessionIdleSeconds;
+  return [cookie(SESSION_COOKIE, token, request, maxAge, true), cookie(CSRF_COOKIE, csrfTokenFor(token), request, maxAge, false)];
+}
+
+export const clearedSessionCookies = (request: Request) => [cookie(SESSION_COOKIE, "", request, 0, true), cookie(CSRF_COOKIE, "", request, 0, false)];
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Refuses a state-changing request that does not prove it comes from our pages: the CSRF value
+ * (header, or `formToken` for a plain form) must match the session, and a browser-sent Origin,
+ * when present, must be ours.
+ */
+export function checkCsrf(request: Request, sessionToken: string, formToken?: string) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get("origin");
+  if (origin && origin !== "null" && origin !== new URL(request.url).origin) throw csrfFailure();
+  const given = request.headers.get(CSRF_HEADER) ?? formToken;
+  if (!given || !sameText(given, csrfTokenFor(sessionToken))) throw csrfFailure();
+}
+
+const csrfFailure = () => new ApiError("CSRF_FAILED", "CSRF verification failed: reload the page and try again.");
+
+export const sessionExpired = () => new ApiError("UNAUTHORIZED", "Your session has ended; sign in again.");
+
+/** The session a token names, if it is current: its ID and user. Extends it as it is used. */
+export function currentSession(token: string): { id: number; user: User } | undefined {
+  const db = database();
+  const tokenHash = hashToken(token);
+  const session = findSessionByTokenHash(db, tokenHash);
+  const at = now();
+  if (!session || session.expiresAt <= at) return undefined;
+  const user = findUserById(db, session.userId);
+  if (!user) return undefined;
+  if (at - session.lastSeenAt >= TOUCH_AFTER_SECONDS) write((tx) => touchSession(tx, session.id, at, at + loadConfig().sessionIdleSeconds));
+  return { id: session.id, user };
+}
+
+/** The user of a request authenticated by its session cookie, or an ApiError saying why not. */
+export function authenticateSession(request: Request, token: string): User {
+  const session = currentSession(token);
+  if (!session) throw sessionExpired();
+  checkCsrf(request, token);
+  if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if (!session.user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
+  return session.user;
+}

@@ -1,0 +1,59 @@
+import { join } from "node:path";
+
+/**
+ * The browser code (web/client/) bundled by Bun's bundler: one script per page area, chunks
+ * they share, and the one stylesheet. Runs when the server first needs them from a checkout,
+ * and ahead of time in `npm run build`, which embeds the result in the binary.
+ */
+
+export const CLIENT_DIR = join(import.meta.dir, "..", "client");
+
+/** The page areas: each is a folder of web/client/ with a main.tsx. */
+export const ENTRIES = ["setup", "admin", "settings"] as const;
+export type Entry = (typeof ENTRIES)[number];
+
+export const STYLESHEET = "ui/styles.css";
+
+export interface AssetFile {
+  /** Path under /static/web/, with a content hash in the name. */
+  path: string;
+  contentType: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+export interface AssetBundle {
+  files: AssetFile[];
+  /** Per entry, the path of its script; and the stylesheet's path. */
+  scripts: Record<Entry, string>;
+  stylesheet: string;
+}
+
+export async function buildWebAssets(): Promise<AssetBundle> {
+  const result = await Bun.build({
+    entrypoints: [...ENTRIES.map((entry) => join(CLIENT_DIR, entry, "main.tsx")), join(CLIENT_DIR, STYLESHEET)],
+    root: CLIENT_DIR,
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    naming: { entry: "[dir]/[name]-[hash].[ext]", chunk: "chunks/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": '"production"' },
+    throw: false,
+  });
+  if (!result.success) throw new Error(`Bundling the web pages failed:\n${result.logs.map(String).join("\n")}`);
+  const files: AssetFile[] = [];
+  const scripts: Partial<Record<Entry, string>> = {};
+  let stylesheet = "";
+  for (const output of result.outputs) {
+    const path = output.path.replace(/^\.\//, "");
+    files.push({ path, contentType: output.type || "application/octet-stream", body: new Uint8Array(await output.arrayBuffer()) });
+    // A stylesheet given as an entry point comes out as an "asset".
+    if (path.startsWith("ui/styles-") && path.endsWith(".css")) stylesheet = path;
+    if (output.kind !== "entry-point") continue;
+    const entry = ENTRIES.find((name) => path.startsWith(`${name}/main-`) && path.endsWith(".js"));
+    if (entry) scripts[entry] = path;
+  }
+  for (const entry of ENTRIES) if (!scripts[entry]) throw new Error(`Bundling the web pages made no script for '${entry}'`);
+  if (!stylesheet) throw new Error(`Bundling the web pages made no stylesheet: ${result.outputs.map((o) => `${o.kind} ${o.path}`).join(", ")}`);
+  return { files, scripts: scripts as Record<Entry, string>, stylesheet };
+}

@@ -1,0 +1,34 @@
+import { startSession } from "../actions/sessions";
+import type { User } from "../db/users";
+import { clientAddress } from "../http/rateLimit";
+import { clearedSessionCookies, currentSession, sessionCookies, sessionTokenOf } from "../http/session";
+import { isAdministrator } from "../model/roles";
+
+/** What the browser areas share about who is signed in, and where each kind of person lands. */
+
+type AddressSource = Parameters<typeof clientAddress>[0];
+
+export function signedInUser(request: Request): User | undefined {
+  const token = sessionTokenOf(request);
+  const session = token === undefined ? undefined : currentSession(token);
+  return session?.user.isActive ? session.user : undefined;
+}
+
+export const redirect = (location: string, cookies: string[] = []) => {
+  const headers = new Headers({ location, "cache-control": "no-store" });
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 303, headers });
+};
+
+/** Administrators land on the console; everyone else on their own settings (the chat, later). */
+export const homeOf = (user: User) => (isAdministrator(user.role) ? "/admin/" : "/settings/");
+
+/** Only a path on this server: `next=https://elsewhere` must not turn sign-in into a redirector. */
+export const safeNext = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : undefined);
+
+export function startBrowserSession(request: Request, server: AddressSource, user: User): string[] {
+  const token = startSession(user, { userAgent: request.headers.get("user-agent") ?? "", address: clientAddress(server, request) });
+  return sessionCookies(request, token);
+}
+
+export const signOutCookies = clearedSessionCookies;

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { seedOrg, type Org } from "../helpers/seed";
+
+let org: Org;
+let browser: Browser;
+
+beforeAll(async () => {
+  org = await seedOrg();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await org?.server.stop();
+});
+
+describe("the admin console's frame", () => {
+  test("an administrator signs in and lands on People, which lists everyone", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, org.server.url, org.admin.email, org.admin.password);
+    expect(new URL(page.url()).pathname).toBe("/admin/");
+    page.on("console", (m) => console.log("console:", m.text()));
+    await page.getByRole("heading", { name: "People" }).waitFor();
+    await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
+    await screenshots(page, "admin-people");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

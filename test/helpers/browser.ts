@@ -1,0 +1,58 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+/**
+ * Real Chromium (Debian's, never a downloaded one) for the page tests, and the screenshots
+ * they keep: test/artifacts/screenshots/<name>-desktop.png and -phone.png.
+ */
+
+export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium";
+export const SCREENSHOTS = join(import.meta.dir, "..", "artifacts", "screenshots");
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless=new"] });
+}
+
+export async function newContext(browser: Browser, options: { phone?: boolean; dark?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: options.phone ? PHONE : DESKTOP,
+    isMobile: options.phone ?? false,
+    hasTouch: options.phone ?? false,
+    colorScheme: options.dark ? "dark" : "light",
+    reducedMotion: "reduce",
+  });
+}
+
+/** Signs in through the sign-in form as a person would, and waits for where it lands. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/login")), page.getByRole("button", { name: "Sign in" }).click()]);
+}
+
+/** Screenshots of the page as it is, at desktop and at phone width (full page). */
+export async function screenshots(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const original = page.viewportSize() ?? DESKTOP;
+  for (const [label, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(50);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(original);
+}
+
+/** Errors the page threw or logged: a page test fails on any. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return errors;
+}
