@@ -47,6 +47,13 @@ import { messageEditHistoryRoutes } from "./routes/messageEditHistory";
 import { messageRenderRoutes } from "./routes/messageRender";
 import { topicRoutes } from "./routes/topics";
 import { webRoutes } from "./web/routes";
+import { sessionRoutes } from "./routes/sessions";
+import { realmSettingsRoutes } from "./routes/realmSettings";
+import { smtpSettingsRoutes } from "./routes/smtpSettings";
+import { serverStatusRoutes } from "./routes/serverStatus";
+import { passwordResetRoutes } from "./routes/passwordResets";
+import { apiKeyRoutes } from "./routes/apiKeys";
+import { avatarRoutes } from "./routes/avatars";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
@@ -59,6 +66,7 @@ export function createApp() {
   api.use(realmEmojiRoutes);
   api.use(presenceRoutes);
   api.use(uploadRoutes);
+  api.use(sessionRoutes).use(realmSettingsRoutes).use(smtpSettingsRoutes).use(serverStatusRoutes).use(passwordResetRoutes).use(apiKeyRoutes).use(avatarRoutes);
   return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(webRoutes);
 }
 

@@ -7,6 +7,7 @@ import m4 from "../../migrations/0004_scheduled_messages.sql" with { type: "text
 import m5 from "../../migrations/0005_military_doctor_spectrum.sql" with { type: "text" };
 import m6 from "../../migrations/0006_nosy_magdalene.sql" with { type: "text" };
 import m7 from "../../migrations/0007_lovely_captain_midlands.sql" with { type: "text" };
+import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
@@ -17,4 +18,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0005_military_doctor_spectrum", sql: m5 },
   { tag: "0006_nosy_magdalene", sql: m6 },
   { tag: "0007_lovely_captain_midlands", sql: m7 },
+  { tag: "0008_panoramic_odin", sql: m8 },
 ];

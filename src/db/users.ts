@@ -29,6 +29,8 @@ export const users = sqliteTable(
     timezone: text("timezone").notNull().default(""),
     dateJoined: integer("date_joined").notNull(),
     avatarVersion: integer("avatar_version").notNull().default(1),
+    /** The uploaded avatar's file (db/fileStore.ts, by content hash); null: the gravatar. */
+    avatarFile: text("avatar_file"),
     settings: text("settings", { mode: "json" }).$type<UserSettings>().notNull(),
   },
   (table) => [index("users_bot_owner").on(table.botOwnerId)],

@@ -1,0 +1,4 @@
+import { Elysia } from "elysia";
+
+// Placeholder: H2 password resets (being built).
+export const passwordResetRoutes = new Elysia();
