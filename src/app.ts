@@ -53,7 +53,7 @@ import { smtpSettingsRoutes } from "./routes/smtpSettings";
 import { serverStatusRoutes } from "./routes/serverStatus";
 import { passwordResetRoutes } from "./routes/passwordResets";
 import { apiKeyRoutes } from "./routes/apiKeys";
-import { avatarRoutes } from "./routes/avatars";
+import { avatarFileRoutes, avatarRoutes } from "./routes/avatars";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
@@ -67,7 +67,7 @@ export function createApp() {
   api.use(presenceRoutes);
   api.use(uploadRoutes);
   api.use(sessionRoutes).use(realmSettingsRoutes).use(smtpSettingsRoutes).use(serverStatusRoutes).use(passwordResetRoutes).use(apiKeyRoutes).use(avatarRoutes);
-  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(webRoutes);
+  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(avatarFileRoutes).use(webRoutes);
 }
 
 export type App = ReturnType<typeof createApp>;

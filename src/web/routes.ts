@@ -3,6 +3,7 @@ import { isAdministrator } from "../model/roles";
 import { findOrganization } from "../reads/organization";
 import { assetRoutes } from "./assets/routes";
 import { joinRoutes } from "./invite/routes";
+import { passwordResetPageRoutes } from "./passwordReset/routes";
 import { homeOf, redirect, signedInUser } from "./session";
 import { setupRoutes } from "./setup/routes";
 import { appShell } from "./shell";
@@ -52,4 +53,5 @@ export const webRoutes = new Elysia()
   .use(assetRoutes)
   .use(setupRoutes)
   .use(signInRoutes)
-  .use(joinRoutes);
+  .use(joinRoutes)
+  .use(passwordResetPageRoutes);
