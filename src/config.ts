@@ -140,7 +140,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
-    sessionIdleSeconds: Math.max(60, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
+    sessionIdleSeconds: Math.max(1, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

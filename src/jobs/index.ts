@@ -4,6 +4,7 @@ import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
+import { startSessionExpiry } from "./sessionExpiry";
 
 /**
  * Every timer the server runs, started and stopped here and nowhere else, so one file answers
@@ -16,6 +17,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
+  stops.push(startSessionExpiry());
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {
