@@ -1,9 +1,10 @@
+import { eq } from "drizzle-orm";
 import { requireBotCreationPermission } from "../access/bots";
-import { botAdministratorIds, requireHumanMember } from "../access/users";
+import { accessBot, botAdministratorIds, requireHumanMember } from "../access/users";
 import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findActiveUserByFullName, findUserByEmail, insertBotService, type User } from "../db/users";
+import { findActiveUserByFullName, findUserByEmail, insertBotService, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { BotType, ServiceInterface } from "../model/bots";
 import { Role } from "../model/roles";
@@ -86,4 +87,19 @@ export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
   const shape = botToApi(bot, service);
   tx.emit({ type: "realm_bot", op: "add", bot: shape }, botAdministratorIds(tx, bot));
   return shape;
+}
+
+/**
+ * POST /bots/{bot_id}/api_key/regenerate: the bot's owner or an administrator replaces its key.
+ * The old key stops working with this commit (the verified-credentials cache is dropped at
+ * every write); a deactivated bot's key may be replaced too, as in the original.
+ */
+export function regenerateBotApiKey(actor: User, botId: number): { api_key: string } {
+  return write((tx) => {
+    const bot = accessBot(tx, actor, botId);
+    const apiKey = randomToken(32);
+    tx.update(users).set({ apiKey }).where(eq(users.id, bot.id)).run();
+    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAdministratorIds(tx, bot));
+    return { api_key: apiKey };
+  });
 }

@@ -1,4 +1,14 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
+import { regenerateBotApiKey } from "../actions/bots";
+import { authentication } from "../http/auth";
+import { success } from "../http/errors";
 
-// Placeholder: H3/H6 API key regeneration (being built).
-export const apiKeyRoutes = new Elysia();
+/** Replacing API keys: the old key is refused from the moment the new one is answered. */
+export const apiKeyRoutes = new Elysia()
+  .use(authentication)
+  // A bot's key, by its owner or an administrator (the original's web app calls this; not in its API description).
+  .post("/bots/:bot_id/api_key/regenerate", ({ user, params }) => success(regenerateBotApiKey(user, params.bot_id)), {
+    auth: true,
+    params: t.Object({ bot_id: t.Numeric({ multipleOf: 1 }) }),
+    body: t.Object({}),
+  });
