@@ -23,7 +23,7 @@ let server: TestServer;
 /** `npm run build`'s own command line, writing the binary somewhere else. */
 function buildCommand(outfile: string): string[] {
   const args = pkg.scripts.build.split(/\s+/);
-  expect(args.slice(0, 3)).toEqual(["bun", "build", "--compile"]);
+  expect(args.slice(0, 2)).toEqual(["bun", "scripts/build.ts"]);
   const out = args.indexOf("--outfile");
   expect(out).toBeGreaterThan(0);
   args[out + 1] = outfile;
@@ -84,7 +84,7 @@ describe("the compiled binary", () => {
       expect(fresh.output).toContain(`Created a new Parley data directory at ${join(elsewhere, "fresh")}`);
       expect(fresh.setupCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
       const page = await (await fetch(`${fresh.url}/`)).text();
-      expect(page).toContain('name="setup_code"');
+      expect(page).toContain('src="/static/web/setup/main-');
     } finally {
       await fresh.stop();
     }
@@ -98,10 +98,22 @@ describe("the compiled binary", () => {
     expect(server.output).not.toContain("--max-http-header-size");
   });
 
-  test("serves its pages from inside the binary", async () => {
-    const response = await fetch(`${server.url}/`);
+  test("serves its pages, bundled scripts and stylesheet included, from inside the binary", async () => {
+    const response = await fetch(`${server.url}/login`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("text/html");
     expect(await response.text()).toContain("Sign in to Binary Org");
+    const signIn = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ username: OWNER.email, password: OWNER.password }), redirect: "manual" });
+    expect(signIn.headers.get("location")).toBe("/admin/");
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    const shell = await (await fetch(`${server.url}/admin/`, { headers: { cookie } })).text();
+    const assets = [...shell.matchAll(/(?:src|href)="(\/static\/web\/[^"]+)"/g)].map((match) => match[1]);
+    expect(assets.some((path) => path.endsWith(".js"))).toBe(true);
+    expect(assets.some((path) => path.endsWith(".css"))).toBe(true);
+    for (const path of assets) {
+      const asset = await fetch(`${server.url}${path}`);
+      expect(asset.status).toBe(200);
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
   });
 });
