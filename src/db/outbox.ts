@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { InvitationEmailPayload } from "./invites";
+import type { PasswordResetEmailPayload } from "./passwordResets";
 import type { Reader, SendTx, Tx } from "./types";
 
 /**
@@ -44,7 +45,8 @@ export type OutboxItem = {
   };
 }
   | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload }
-  | { kind: "invitation_email"; payload: InvitationEmailPayload };
+  | { kind: "invitation_email"; payload: InvitationEmailPayload }
+  | { kind: "password_reset_email"; payload: PasswordResetEmailPayload };
 
 /**
  * A message that triggered an outgoing-webhook bot (spec 4.20), captured in the send's

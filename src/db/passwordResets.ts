@@ -28,6 +28,10 @@ export function insertPasswordReset(tx: Tx, values: Omit<PasswordReset, "id" | "
   return tx.insert(passwordResets).values(values).returning().get();
 }
 
+export function findPasswordResetById(db: Reader, id: number): PasswordReset | undefined {
+  return db.select().from(passwordResets).where(eq(passwordResets.id, id)).get();
+}
+
 export function findPasswordResetByTokenHash(db: Reader, tokenHash: string): PasswordReset | undefined {
   return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
 }
@@ -42,4 +46,18 @@ export function retireUnusedPasswordResets(tx: Tx, userId: number, at: number) {
     .set({ usedAt: at })
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
     .run();
+}
+
+/** What the outbox keeps for a reset e-mail; the link is checked again before it is sent. */
+export interface PasswordResetEmailPayload {
+  reset_id: number;
+  to: string;
+  full_name: string;
+  /** The administrator who asked for it; null when the person asked themselves. */
+  requested_by: string | null;
+  realm_name: string;
+  realm_url: string;
+  link: string;
+  /** UNIX seconds. */
+  expires_at: number;
 }

@@ -1,6 +1,7 @@
 import { accountDeactivatedEmail } from "./accountDeactivatedEmail";
 import type { Deliverer, OutboxKind } from "./deliverers";
 import { invitationEmail } from "./invitationEmail";
+import { passwordResetEmail } from "./passwordResetEmail";
 import { outgoingWebhook } from "./webhooks";
 
 /**
@@ -11,4 +12,5 @@ export const deliverers: { [K in OutboxKind]: Deliverer<K> } = {
   account_deactivated_email: accountDeactivatedEmail,
   invitation_email: invitationEmail,
   outgoing_webhook: outgoingWebhook,
+  password_reset_email: passwordResetEmail,
 };

@@ -22,7 +22,7 @@ ${field({ name: "username", label: "E-mail address", type: "email", value: email
 ${field({ name: "password", label: "Password", type: "password", maxLength: 1024, autocomplete: "current-password", autofocus: email !== "" })}
 <button class="button" type="submit">Sign in</button>
 </form>
-<p class="hint centered">Forgot your password? Ask an administrator of ${realmName} for a reset link.</p>`,
+<a class="secondary" href="/password/forgot">Forgot your password?</a>`,
   );
 }
 
