@@ -18,7 +18,7 @@ export function PageHead(props: { title: string; description?: ComponentChildren
   );
 }
 
-type ButtonProps = JSX.HTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "danger" | "ghost"; small?: boolean; busy?: boolean; disabled?: boolean; type?: "button" | "submit" };
+type ButtonProps = JSX.HTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "danger" | "ghost"; small?: boolean; busy?: boolean; disabled?: boolean; type?: "button" | "submit"; /** The id of the form it submits, for a submit button outside it (a dialog footer). */ form?: string };
 
 export function Button({ variant, small, busy, class: extra, children, type = "button", disabled, ...rest }: ButtonProps) {
   const classes = ["btn", variant && `btn-${variant}`, small && "btn-small", extra].filter(Boolean).join(" ");
@@ -182,7 +182,8 @@ export function CopyField(props: { id: string; value: string; label: string }) {
 
 /** Saves text as a file the person downloads (zuliprc). */
 export function downloadText(fileName: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  // Not text/plain: Chromium would save it as zuliprc.txt, which the Zulip tools do not look for.
+  const url = URL.createObjectURL(new Blob([text], { type: "application/octet-stream" }));
   const anchor = document.createElement("a");
   anchor.href = url;
   anchor.download = fileName;
