@@ -8,6 +8,7 @@ import type { ChannelEvent } from "./kinds/channels";
 import type { DraftsEvent } from "./kinds/drafts";
 import type { InvitesChangedEvent } from "./kinds/invites";
 import type { RealmLinkifiersEvent } from "./kinds/linkifiers";
+import type { RealmEvent } from "./kinds/realm";
 import type { RealmEmojiEvent } from "./kinds/realmEmoji";
 import type { MessageEditEvent } from "./kinds/messageEdits";
 import type { MessageFlagsEvent } from "./kinds/messageFlags";
@@ -24,7 +25,7 @@ import type { UserGroupEvent } from "./kinds/userGroups";
 import type { UserStatusEvent } from "./kinds/userStatus";
 import type { MutedTopicsEvent } from "./kinds/userTopics";
 
-export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent | PresenceEvent | AttachmentEvent;
+export type AnyEvent = UserEvent | LegacySettingsEvent | ChannelEvent | MessageEditEvent | MessageSendEvent | MessageFlagsEvent | RealmLinkifiersEvent | RealmEmojiEvent | SavedSnippetsEvent | UserStatusEvent | TypingEvent | TypingEditMessageEvent | RealmUserSettingsDefaultsEvent | DraftsEvent | UserGroupEvent | ScheduledMessagesEvent | InvitesChangedEvent | MutedTopicsEvent | AlertWordsEvent | MutedUsersEvent | PresenceEvent | AttachmentEvent | RealmEvent;
 
 /**
  * How an event reaches queues beyond "every queue of these users". Message events use these;

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
@@ -18,6 +19,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
   stops.push(startSessionExpiry());
+  stops.push(startFullMemberPromotion());
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

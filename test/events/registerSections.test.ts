@@ -137,15 +137,21 @@ describe("register sections as the reference lists them", () => {
   test("server_supported_permission_settings describes every realm, channel and group permission setting", async () => {
     const { server_supported_permission_settings: supported } = await register(org.member, { fetch_event_types: ["realm"] });
     expect(Object.keys(supported).sort()).toEqual(["group", "realm", "stream"]);
+    // Each setting's own rules, as PATCH /realm checks them (the reference's REALM_PERMISSION_GROUP_SETTINGS).
     expect(supported.realm.can_mention_many_users_group).toEqual({
       require_system_group: false,
       allow_internet_group: false,
-      allow_nobody_group: false,
-      allow_everyone_group: false,
+      allow_nobody_group: true,
+      allow_everyone_group: true,
       default_group_name: "role:administrators",
       default_for_system_groups: null,
       allowed_system_groups: [],
     });
+    expect(supported.realm.can_create_web_public_channel_group).toMatchObject({
+      require_system_group: true,
+      allowed_system_groups: ["role:moderators", "role:administrators", "role:owners", "role:nobody"],
+    });
+    expect(supported.realm.can_manage_all_groups).toMatchObject({ allow_nobody_group: false, allow_everyone_group: false });
     expect(supported.stream.can_administer_channel_group.default_group_name).toBe("channel_creator");
     expect(supported.group.can_manage_group).toMatchObject({ default_group_name: "group_creator", default_for_system_groups: "role:nobody" });
     expect(supported.group.can_mention_group.default_for_system_groups).toBe("role:everyone");

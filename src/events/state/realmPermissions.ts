@@ -6,7 +6,7 @@ import type { GroupSettingRules } from "../../model/groupSetting";
 import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSettingName } from "../../model/realmSettings";
 import { SystemGroup } from "../../model/roles";
 import { USER_GROUP_SETTINGS } from "../../model/userGroupSettings";
-import { REALM_GROUP_SETTING_RULES } from "../../access/userGroups";
+import { REALM_GROUP_SETTING_RULES_BY_NAME } from "../../model/realmPermissionRules";
 
 /**
  * The realm section's permission fields that are not settings of their own: the deprecated
@@ -68,7 +68,7 @@ export function realmPermissionFields(db: Reader, realm: Realm) {
 }
 
 /** The reference's GroupPermissionSetting for one setting, from the rules Parley enforces. */
-function permissionSetting(rules: GroupSettingRules, defaultGroupName: string, defaultForSystemGroups: string | null = null) {
+function permissionSetting(rules: GroupSettingRules & { allowedSystemGroups?: readonly string[] }, defaultGroupName: string, defaultForSystemGroups: string | null = null) {
   return {
     require_system_group: rules.requireSystemGroup ?? false,
     allow_internet_group: rules.allowInternet,
@@ -76,7 +76,7 @@ function permissionSetting(rules: GroupSettingRules, defaultGroupName: string, d
     allow_everyone_group: rules.allowEveryone,
     default_group_name: defaultGroupName,
     default_for_system_groups: defaultForSystemGroups,
-    allowed_system_groups: [] as string[],
+    allowed_system_groups: [...(rules.allowedSystemGroups ?? [])],
   };
 }
 
@@ -85,7 +85,7 @@ const SYSTEM_GROUPS_SETTING: Record<string, string> = { can_mention_group: Syste
 
 const SUPPORTED_PERMISSION_SETTINGS = Object.freeze({
   realm: Object.fromEntries(
-    Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([name, group]) => [name, permissionSetting(REALM_GROUP_SETTING_RULES, group)]),
+    Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([name, group]) => [name, permissionSetting(REALM_GROUP_SETTING_RULES_BY_NAME[name as RealmGroupSettingName], group)]),
   ),
   stream: Object.fromEntries(Object.entries(CHANNEL_GROUP_SETTINGS).map(([name, setting]) => [name, permissionSetting(setting.rules, setting.default)])),
   group: Object.fromEntries(

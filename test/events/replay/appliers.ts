@@ -93,6 +93,15 @@ export const APPLIERS: Record<string, Applier> = {
   update_global_notifications(state, { notification_name, setting }) {
     state[notification_name] = setting;
   },
+  // The organization's settings (the reference's apply_events): realm_<property>, except the
+  // upload limit, which the register names without the prefix.
+  "realm update"(state, { property, value }) {
+    if ("realm_name" in state) state[`realm_${property}`] = value;
+  },
+  "realm update_dict"(state, { data }) {
+    if (!("realm_name" in state)) return;
+    for (const [key, value] of Object.entries(data)) state[key === "max_file_upload_size_mib" ? key : `realm_${key}`] = value;
+  },
   "realm_user_settings_defaults update"(state, { property, value }) {
     state.realm_user_settings_defaults[property] = value;
   },

@@ -63,6 +63,13 @@ const NOT_COMPARED = [
   "can_create_web_public_streams",
   "can_subscribe_other_users",
   "can_invite_others_to_realm",
+  // Deprecated forms of newer settings, derived by the register and, as in the reference, kept
+  // current by no event: clients read the settings they stand for.
+  "realm_allow_edit_history",
+  "realm_create_public_stream_policy",
+  "realm_create_private_stream_policy",
+  "realm_create_web_public_stream_policy",
+  "realm_wildcard_mention_policy",
 ];
 
 /** Lists whose order the register does not promise, put in one order. */

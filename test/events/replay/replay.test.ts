@@ -12,6 +12,7 @@ import { inviteScenarios } from "./invites";
 import { messageScenarios } from "./messages";
 import { peopleScenarios } from "./people";
 import { presenceScenarios } from "./presence";
+import { realmScenarios } from "./realm";
 import { realmEmojiScenarios } from "./realmEmoji";
 import { scheduledMessageScenarios } from "./scheduledMessages";
 import { userTopicScenarios } from "./userTopics";
@@ -40,6 +41,7 @@ alertAndMuteScenarios(() => org);
 userTopicScenarios(() => org);
 realmEmojiScenarios(() => org);
 attachmentScenarios(() => org);
+realmScenarios(() => org);
 
 /** Replays one client across what the registry itself sends: a heartbeat, then a restart. */
 describe("queue events", () => {

@@ -1,0 +1,55 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { systemGroupId } from "../access/groupSettings";
+import { userGroupAudience } from "../access/userGroups";
+import { userGroupMembers } from "../db/groups";
+import { getRealm } from "../db/realm";
+import { read, write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { users } from "../db/users";
+import { now } from "../model/clock";
+import { Role, SystemGroup } from "../model/roles";
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Keeps role:fullmembers equal to the members whose accounts are at least
+ * `waiting_period_threshold` days old (the reference's
+ * update_users_in_full_members_system_group), announcing who joined and left it. Runs when
+ * the threshold changes and from a job, since accounts age into it.
+ */
+export function syncFullMembers(tx: Tx, thresholdDays: number) {
+  const groupId = systemGroupId(tx, SystemGroup.FULL_MEMBERS);
+  const cutoff = now() - thresholdDays * DAY_SECONDS;
+  const members = tx.select({ id: users.id, dateJoined: users.dateJoined, isActive: users.isActive }).from(users).where(eq(users.role, Role.MEMBER)).all();
+  const wanted = new Set(members.filter((member) => thresholdDays === 0 || member.dateJoined <= cutoff).map((member) => member.id));
+  const current = new Set(
+    tx
+      .select({ userId: userGroupMembers.userId })
+      .from(userGroupMembers)
+      .where(eq(userGroupMembers.groupId, groupId))
+      .all()
+      .map((row) => row.userId),
+  );
+  const joining = [...wanted].filter((id) => !current.has(id)).sort((a, b) => a - b);
+  const leaving = [...current].filter((id) => !wanted.has(id)).sort((a, b) => a - b);
+  if (joining.length > 0) tx.insert(userGroupMembers).values(joining.map((userId) => ({ groupId, userId }))).run();
+  if (leaving.length > 0) tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, leaving))).run();
+
+  // Group member lists show active accounts only; a deactivated one's change is told when it returns.
+  const active = new Set(members.filter((member) => member.isActive).map((member) => member.id));
+  const audience = userGroupAudience(tx);
+  const joined = joining.filter((id) => active.has(id));
+  const left = leaving.filter((id) => active.has(id));
+  if (joined.length > 0) tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: joined }, audience);
+  if (left.length > 0) tx.emit({ type: "user_group", op: "remove_members", group_id: groupId, user_ids: left }, audience);
+}
+
+/** The job's pass: members whose waiting period ended since the last one become full members. */
+export function promoteFullMembers() {
+  // Without a waiting period every member already is one; no write, so caches stay warm.
+  if (read((db) => getRealm(db).settings.waiting_period_threshold) === 0) return;
+  write((tx) => {
+    const threshold = getRealm(tx).settings.waiting_period_threshold;
+    if (threshold > 0) syncFullMembers(tx, threshold);
+  });
+}

@@ -1,0 +1,214 @@
+import { eq } from "drizzle-orm";
+import { checkGroupSettingUpdate } from "../access/groupSettings";
+import { requireAdministrator } from "../access/users";
+import { findChannelById } from "../db/channels";
+import { findGroupById, releaseGroupSettingValue, storeGroupSettingValue } from "../db/groups";
+import { REALM_ID, getRealm, realms } from "../db/realm";
+import { write } from "../db/transaction";
+import type { Tx } from "../db/types";
+import { users, type User } from "../db/users";
+import type { RealmUpdateDictEvent } from "../events/kinds/realm";
+import { badRequest, ownerRequired } from "../http/errors";
+import { now } from "../model/clock";
+import type { GroupSettingValue } from "../model/groupSetting";
+import { REALM_GROUP_SETTING_RULES_BY_NAME } from "../model/realmPermissionRules";
+import type { RealmGroupSettingName, RealmScalarSettings, RealmSettings } from "../model/realmSettings";
+import { isOwner } from "../model/roles";
+import { MAX_FILE_UPLOAD_SIZE_MIB, uploadLimitMib } from "../model/uploads";
+import { groupSettingApiValue } from "../shapes/groupSettings";
+import { syncFullMembers } from "./fullMembers";
+
+/**
+ * PATCH /realm: the organization's name, description and the settings Parley enforces, as
+ * the reference's update_realm takes them. Everything is checked before anything changes;
+ * each changed setting is announced to everyone in the reference's own event form.
+ */
+
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+/** Scalar settings PATCH /realm takes (the rest of REALM_SETTING_DEFAULTS is fixed or server-managed). */
+export const EDITABLE_SCALAR_SETTINGS = [
+  "mandatory_topics",
+  "waiting_period_threshold",
+  "enable_spectator_access",
+  "new_stream_announcements_stream_id",
+  "allow_message_editing",
+  "message_content_edit_limit_seconds",
+  "message_content_delete_limit_seconds",
+  "move_messages_within_stream_limit_seconds",
+  "move_messages_between_streams_limit_seconds",
+  "message_edit_history_visibility_policy",
+  "max_file_upload_size_mib",
+  "upload_quota_mib",
+] as const satisfies ReadonlyArray<keyof RealmScalarSettings>;
+export type EditableScalarSetting = (typeof EDITABLE_SCALAR_SETTINGS)[number];
+
+/**
+ * Group settings PATCH /realm takes. Left out: can_access_all_users_group (changing it would
+ * change which people guests' clients hold, which no event tells), and the billing and topic
+ * summary settings, which Parley has no feature for.
+ */
+export const EDITABLE_GROUP_SETTINGS = [
+  "can_create_public_channel_group",
+  "can_create_private_channel_group",
+  "can_create_web_public_channel_group",
+  "can_add_subscribers_group",
+  "can_invite_users_group",
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_manage_all_groups",
+  "can_mention_many_users_group",
+  "can_create_bots_group",
+  "can_create_write_only_bots_group",
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
+  "can_move_messages_between_channels_group",
+  "can_move_messages_between_topics_group",
+  "can_resolve_topics_group",
+  "can_add_custom_emoji_group",
+  "direct_message_permission_group",
+  "direct_message_initiator_group",
+] as const satisfies readonly RealmGroupSettingName[];
+export type EditableGroupSetting = (typeof EDITABLE_GROUP_SETTINGS)[number];
+
+/** Settings only owners change: the reference's owner-only ones, and the upload limits (the server's disk). */
+const OWNER_ONLY = new Set<string>([
+  "waiting_period_threshold",
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_invite_users_group",
+  "can_manage_all_groups",
+  "max_file_upload_size_mib",
+  "upload_quota_mib",
+]);
+
+/** Sent as `update_dict`, as the reference sends them; the other scalars as `update`. */
+const DICT_SCALARS = new Set<string>(["allow_message_editing", "message_content_edit_limit_seconds", "max_file_upload_size_mib", "upload_quota_mib"]);
+
+/** Settings the API shows as -1 when stored as null (events/state/realm.ts). */
+const NULL_AS_MINUS_ONE = new Set<string>(["new_stream_announcements_stream_id"]);
+
+export interface GroupSettingChange {
+  new: GroupSettingValue;
+  old?: GroupSettingValue;
+}
+
+export interface RealmChanges {
+  name?: string;
+  description?: string;
+  settings: Partial<Pick<RealmScalarSettings, EditableScalarSetting>>;
+  groupSettings: Partial<Record<EditableGroupSetting, GroupSettingChange>>;
+}
+
+const POSITIVE_OR_UNLIMITED = new Set<string>([
+  "message_content_edit_limit_seconds",
+  "message_content_delete_limit_seconds",
+  "move_messages_within_stream_limit_seconds",
+  "move_messages_between_streams_limit_seconds",
+]);
+
+/** Meaning checks the route's schema cannot make; throws BAD_REQUEST naming the setting. */
+function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
+  const bad = () => badRequest(`Bad value for '${name}': ${JSON.stringify(value)}`);
+  if (POSITIVE_OR_UNLIMITED.has(name) && value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw bad();
+  if (name === "waiting_period_threshold" && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
+  if (name === "max_file_upload_size_mib") {
+    if (!Number.isInteger(value) || (value as number) < 0) throw bad();
+    if ((value as number) > MAX_FILE_UPLOAD_SIZE_MIB) throw badRequest(`'max_file_upload_size_mib' cannot exceed this server's limit of ${MAX_FILE_UPLOAD_SIZE_MIB} MiB.`);
+  }
+  if (name === "upload_quota_mib" && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
+  if (name === "new_stream_announcements_stream_id" && value !== null) {
+    const channel = findChannelById(tx, value as number);
+    if (!channel || channel.isArchived) throw badRequest("Invalid channel ID");
+  }
+}
+
+function checkName(raw: string): string {
+  const name = raw.trim();
+  if (name === "") throw badRequest("The organization needs a name.");
+  if ([...name].length > MAX_REALM_NAME_LENGTH) throw badRequest(`The organization name is at most ${MAX_REALM_NAME_LENGTH} characters.`);
+  return name;
+}
+
+function checkDescription(description: string): string {
+  if ([...description].length > MAX_REALM_DESCRIPTION_LENGTH) throw badRequest(`The organization description is at most ${MAX_REALM_DESCRIPTION_LENGTH} characters.`);
+  return description;
+}
+
+/** A group setting's new value, checked against the setting's own rules (model/realmPermissionRules.ts). */
+function checkGroupSetting(tx: Tx, setting: EditableGroupSetting, change: GroupSettingChange, currentGroupId: number): GroupSettingValue | null {
+  const rules = REALM_GROUP_SETTING_RULES_BY_NAME[setting];
+  const value = checkGroupSettingUpdate(tx, setting, change, currentGroupId, rules);
+  if (value !== null && rules.allowedSystemGroups && typeof value === "number") {
+    const name = findGroupById(tx, value)?.name ?? "";
+    if (!rules.allowedSystemGroups.includes(name)) throw badRequest(`'${setting}' setting cannot be set to '${name}' group.`);
+  }
+  return value;
+}
+
+/** What the response tells of each change, as the reference's does: strings as "updated". */
+type ChangedData = Record<string, unknown>;
+
+export function updateRealmSettings(actor: User, changes: RealmChanges): ChangedData {
+  requireAdministrator(actor, "change the organization's settings");
+  const named = [...Object.keys(changes.settings), ...Object.keys(changes.groupSettings)];
+  if (named.some((name) => OWNER_ONLY.has(name)) && !isOwner(actor.role)) throw ownerRequired();
+  const name = changes.name === undefined ? undefined : checkName(changes.name);
+  const description = changes.description === undefined ? undefined : checkDescription(changes.description);
+
+  return write((tx) => {
+    const realm = getRealm(tx);
+    const current = realm.settings;
+    const scalars = (Object.entries(changes.settings) as Array<[EditableScalarSetting, unknown]>).filter(([setting, value]) => {
+      checkScalar(tx, setting, value);
+      return current[setting] !== value;
+    });
+    const groups = (Object.entries(changes.groupSettings) as Array<[EditableGroupSetting, GroupSettingChange]>).flatMap(([setting, change]) => {
+      const value = checkGroupSetting(tx, setting, change, current[setting]);
+      return value === null ? [] : [[setting, value] as const];
+    });
+
+    const everyone = tx.select({ id: users.id }).from(users).where(eq(users.isActive, true)).all().map((row) => row.id);
+    const announce = (event: Parameters<Tx["emit"]>[0]) => tx.emit(event, everyone);
+    const dict = (data: RealmUpdateDictEvent["data"]) => announce({ type: "realm", op: "update_dict", property: "default", data });
+    const data: ChangedData = {};
+
+    if (name !== undefined && name !== realm.name) {
+      tx.update(realms).set({ name }).where(eq(realms.id, REALM_ID)).run();
+      announce({ type: "realm", op: "update", property: "name", value: name });
+      data.name = "updated";
+    }
+    if (description !== undefined && description !== realm.description) {
+      tx.update(realms).set({ description }).where(eq(realms.id, REALM_ID)).run();
+      dict({ description });
+      data.description = "updated";
+    }
+
+    const settings: RealmSettings = { ...current };
+    const storedAt = now();
+    for (const [setting, value] of groups) {
+      const newGroupId = storeGroupSettingValue(tx, value, current[setting], storedAt);
+      releaseGroupSettingValue(tx, current[setting], newGroupId);
+      settings[setting] = newGroupId;
+    }
+    for (const [setting, value] of scalars) (settings as Record<string, unknown>)[setting] = value;
+    if (scalars.length + groups.length > 0) tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
+
+    for (const [setting, value] of scalars) {
+      const shown = value === null && NULL_AS_MINUS_ONE.has(setting) ? -1 : (value as string | number | boolean | null);
+      data[setting] = typeof shown === "string" ? "updated" : shown;
+      if (setting === "mandatory_topics") dict({ topics_policy: value ? "disable_empty_topic" : "allow_empty_topic", mandatory_topics: value as boolean });
+      else if (setting === "max_file_upload_size_mib") dict({ max_file_upload_size_mib: uploadLimitMib(value as number) });
+      else if (DICT_SCALARS.has(setting)) dict({ [setting]: shown });
+      else announce({ type: "realm", op: "update", property: setting, value: shown });
+      if (setting === "waiting_period_threshold") syncFullMembers(tx, value as number);
+    }
+    for (const [setting] of groups) {
+      const value = groupSettingApiValue(tx, settings[setting]);
+      dict({ [setting]: value });
+      data[setting] = value;
+    }
+    return data;
+  });
+}
