@@ -47,13 +47,7 @@ function loginLimits(): LoginLimits {
  * network can lock the owner out there.
  */
 export async function logIn(username: string, password: string, address: string): Promise<User> {
-  const account = normalizeEmail(username);
-  const from = addressKey(address);
-  // Addresses hold no spaces, so no username can make two pairs share a key.
-  const pair = `${from} ${account}`;
-  const { pairs, addresses, accounts, trusted } = loginLimits();
-  const checks: FailureCheck[] = [{ counter: pairs, key: pair }];
-  if (!trusted.has(pair, Date.now())) checks.push({ counter: addresses, key: from }, { counter: accounts, key: account });
+  const { checks, pair } = limitChecks(username, address);
   const user = findUserByEmail(database(), username);
   const valid = await attemptWithin(checks, () => passwordMatches(user, password));
   if (!valid || !user) throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
@@ -62,9 +56,34 @@ export async function logIn(username: string, password: string, address: string)
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   // Typos before the right password are forgiven at this address. The account's and the
   // address's counts stay: wiping those would give back guesses to whoever made the others.
+  const { pairs, trusted } = loginLimits();
   pairs.forget(pair);
   trusted.record(pair, Date.now());
   return user;
+}
+
+/** The counts an attempt at `username` from `address` is held to (see LoginLimits). */
+function limitChecks(username: string, address: string): { checks: FailureCheck[]; pair: string } {
+  const account = normalizeEmail(username);
+  const from = addressKey(address);
+  // Addresses hold no spaces, so no username can make two pairs share a key.
+  const pair = `${from} ${account}`;
+  const { pairs, addresses, accounts, trusted } = loginLimits();
+  const checks: FailureCheck[] = [{ counter: pairs, key: pair }];
+  if (!trusted.has(pair, Date.now())) checks.push({ counter: addresses, key: from }, { counter: accounts, key: account });
+  return { checks, pair };
+}
+
+/**
+ * Whether `password` is the signed-in user's own (PATCH /settings asks before a new one is
+ * set). Counted and limited exactly as sign-in attempts, so a stolen session or API key
+ * cannot be used to guess the password either.
+ */
+export async function isOwnPassword(user: User, password: string, address: string): Promise<boolean> {
+  const { checks, pair } = limitChecks(user.email, address);
+  const valid = await attemptWithin(checks, () => passwordMatches(user, password));
+  if (valid) loginLimits().pairs.forget(pair);
+  return valid;
 }
 
 async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { splitAudienceByAccess } from "../access/userAccess";
 import { deleteDraftsOfUser } from "../db/drafts";
+import { deleteSessionsOf } from "../db/sessions";
 import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
@@ -8,14 +9,37 @@ import { findUserById, users, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../model/legacyUserSettings";
 import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
-import { canSeeDeliveryEmail, gravatarUrl, standInEmail } from "../shapes/users";
+import { avatarUrl, canSeeDeliveryEmail, standInEmail } from "../shapes/users";
 import { usersWhoCanSee } from "../access/userAccess";
+import { isOwnPassword } from "./login";
 import { presenceSharingChanged } from "./presence";
 import { checkFullName, renameUser } from "./users";
 
 export interface SettingsInput {
   fullName?: string;
   settings: Partial<Record<UserSettingName, unknown>>;
+  password?: PasswordChange;
+}
+
+/** new_password, with the old_password that must come with it. */
+export interface PasswordChange {
+  old: string | undefined;
+  new: string;
+  /** Where the request came from: wrong old passwords count against the sign-in limits there. */
+  address: string;
+  /** The browser session the change was made in, which stays; every other one ends. */
+  keepSessionId: number | null;
+}
+
+const MIN_PASSWORD_LENGTH = 8;
+
+/** The new password's hash, once the old one proved to be the caller's (the reference's errors). */
+async function newPasswordHash(user: User, change: PasswordChange): Promise<string> {
+  if (change.old === undefined) throw badRequest("Missing 'old_password' argument");
+  // Before the old one is checked, so a typo in the new one costs no attempt.
+  if (change.new.length < MIN_PASSWORD_LENGTH) throw badRequest(`The new password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (!(await isOwnPassword(user, change.old, change.address))) throw badRequest("Wrong password!");
+  return Bun.password.hash(change.new, { algorithm: "argon2id" });
 }
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
@@ -70,18 +94,27 @@ function announceAddressVisibility(tx: Tx, before: User, after: User) {
     tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, delivery_email } }, viewers);
     tx.emit({ type: "realm_user", op: "update", person: { user_id: after.id, new_email } }, viewers);
     // Clients that compute Gravatars themselves can do so only from an address they may see.
-    const avatar = { user_id: after.id, avatar_url: gravatarUrl(after), avatar_version: after.avatarVersion };
+    const avatar = { user_id: after.id, avatar_url: avatarUrl(after), avatar_version: after.avatarVersion };
     tx.emit({ type: "realm_user", op: "update", person: avatar, ...(nowVisible ? { gravatar_computable: true as const } : {}) }, viewers);
   }
 }
 
-/** PATCH /settings: the caller's own name and settings; only what actually changes is stored and announced. */
-export function updateOwnSettings(actor: User, input: SettingsInput) {
+/**
+ * PATCH /settings: the caller's own name, settings and password; only what actually changes is
+ * stored and announced. Everything is checked before anything changes, and the new password
+ * ends the caller's other browser sessions in the same transaction.
+ */
+export async function updateOwnSettings(actor: User, input: SettingsInput) {
   const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
   const requested = Object.entries(input.settings) as Array<[UserSettingName, unknown]>;
   for (const [name, value] of requested) checkSetting(name, value);
+  const passwordHash = input.password === undefined ? undefined : await newPasswordHash(actor, input.password);
   write((tx) => {
     const user = findUserById(tx, actor.id) ?? actor;
+    if (passwordHash !== undefined) {
+      tx.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      deleteSessionsOf(tx, user.id, input.password!.keepSessionId);
+    }
     if (fullName !== undefined && fullName !== user.fullName) renameUser(tx, user, fullName);
     const current: UserSettings = { ...defaultUserSettings(), ...user.settings, timezone: user.timezone };
     const changed = requested.filter(([name, value]) => current[name] !== value);

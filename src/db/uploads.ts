@@ -134,9 +134,10 @@ export function deleteAttachmentRow(tx: Tx, id: number) {
   tx.delete(attachments).where(eq(attachments.id, id)).run();
 }
 
-/** Whether any row (an upload or a custom emoji) still points at these bytes. */
+/** Whether any row (an upload, an avatar or a custom emoji) still points at these bytes. */
 export function isStoredFileInUse(db: Reader, sha256: string): boolean {
   const upload = db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get();
   if (upload) return true;
+  if (db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1).get()) return true;
   return db.select({ id: realmEmoji.id }).from(realmEmoji).where(eq(realmEmoji.sha256, sha256)).limit(1).get() !== undefined;
 }

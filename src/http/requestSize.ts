@@ -40,8 +40,10 @@ const described = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MiB
 
 /** Custom emoji uploads (POST /api/v1/realm/emoji/{name}); the action holds them to the emoji limit. */
 const EMOJI_UPLOAD_PREFIX = "/api/v1/realm/emoji/";
+/** Avatar uploads; the action holds them to the avatar limit. */
+const AVATAR_UPLOAD_PATH = "/api/v1/users/me/avatar";
 
-const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) || path.startsWith(EMOJI_UPLOAD_PREFIX) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
+const bodyLimitFor = (path: string) => (UPLOAD_PATHS.has(path) || path.startsWith(EMOJI_UPLOAD_PREFIX) || path === AVATAR_UPLOAD_PATH ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
 
 const tooLarge = (limit: number) => new ApiError("BAD_REQUEST", `Request body too large (at most ${described(limit)})`, {}, { status: 413 });
 /** A file over the server's ceiling, told in the words of the upload's own check (actions/uploads.ts). */

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { regenerateOwnApiKey } from "../actions/apiKeys";
 import { regenerateBotApiKey } from "../actions/bots";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
@@ -11,4 +12,6 @@ export const apiKeyRoutes = new Elysia()
     auth: true,
     params: t.Object({ bot_id: t.Numeric({ multipleOf: 1 }) }),
     body: t.Object({}),
-  });
+  })
+  // The caller's own key (the original's web app calls this from its settings; not in its API description).
+  .post("/users/me/api_key/regenerate", ({ user }) => success(regenerateOwnApiKey(user)), { auth: true, body: t.Object({}) });

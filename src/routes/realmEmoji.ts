@@ -8,7 +8,7 @@ import { listCustomEmoji } from "../reads/realmEmoji";
 const EmojiNameParams = t.Object({ emoji_name: t.String({ maxLength: 1000 }) });
 
 /** The uploaded files of a multipart body, whatever their field names (python-zulip-api names them after the file). */
-const filesOf = (body: unknown): File[] =>
+export const filesOf = (body: unknown): File[] =>
   body !== null && typeof body === "object" ? Object.values(body as Record<string, unknown>).filter((value): value is File => value instanceof Blob) : [];
 
 export const realmEmojiRoutes = new Elysia()

@@ -2,6 +2,8 @@ import { Elysia, t, type TSchema } from "elysia";
 import { updateOwnSettings } from "../actions/settings";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { clientAddress } from "../http/rateLimit";
+import { currentSession, sessionTokenOf } from "../http/session";
 import { USER_SETTINGS, type UserSettingName } from "../model/userSettings";
 
 /** One optional parameter per setting of the catalogue, typed by its kind. */
@@ -12,12 +14,23 @@ export const settingParameters = Object.fromEntries(
   }),
 ) as Record<UserSettingName, TSchema>;
 
+/** The browser session a request came with, when it is the caller's own: the one a password change keeps. */
+function sessionIdOf(request: Request, userId: number): number | null {
+  const token = sessionTokenOf(request);
+  const session = token === undefined ? undefined : currentSession(token);
+  return session?.user.id === userId ? session.id : null;
+}
+
+const password = () => t.Optional(t.String({ maxLength: 1024 }));
+
 export const settingsRoutes = new Elysia().use(authentication).patch(
   "/settings",
-  ({ user, body }) => {
-    const { full_name, ...settings } = body as Record<string, unknown> & { full_name?: string };
-    updateOwnSettings(user, { fullName: full_name, settings });
+  async ({ user, body, request, server }) => {
+    const { full_name, old_password, new_password, ...settings } = body as Record<string, unknown> & { full_name?: string; old_password?: string; new_password?: string };
+    const passwordChange =
+      new_password === undefined ? undefined : { old: old_password, new: new_password, address: clientAddress(server, request), keepSessionId: sessionIdOf(request, user.id) };
+    await updateOwnSettings(user, { fullName: full_name, settings, password: passwordChange });
     return success();
   },
-  { auth: true, body: t.Object({ full_name: t.Optional(t.String({ maxLength: 1000 })), ...settingParameters }) },
+  { auth: true, body: t.Object({ full_name: t.Optional(t.String({ maxLength: 1000 })), old_password: password(), new_password: password(), ...settingParameters }) },
 );

@@ -3,7 +3,7 @@ import { realmHost, type Realm } from "../db/realm";
 import type { User } from "../db/users";
 import type { CompiledLinkifier } from "../render/linkifiers";
 import { topicLinks, type TopicLink } from "../render/topicLinks";
-import { canSeeDeliveryEmail, gravatarUrl, standInEmail, type Viewer } from "./users";
+import { avatarUrl, canSeeDeliveryEmail, standInEmail, type Viewer } from "./users";
 
 /**
  * A message as the API shows it (spec 2.3), for GET /messages, message events and outgoing
@@ -132,7 +132,7 @@ export function messageFields(parts: MessageParts, view: MessageViewer): Message
     sender_email: visibleEmail(view.viewer, sender, view.realmHost),
     sender_full_name: sender.fullName,
     sender_realm_str: view.realmStringId,
-    avatar_url: gravatarUrl(sender),
+    avatar_url: avatarUrl(sender),
     content: message.content,
     rendered_content: message.renderedContent,
     recipient_id: message.recipientId,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { REALM_ID } from "../db/realm";
 import type { BotService, User } from "../db/users";
 import { Role, isAdministrator, isModerator, isGuest } from "../model/roles";
 
@@ -72,6 +73,26 @@ export function gravatarUrl(user: Pick<User, "email" | "avatarVersion">): string
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
 }
 
+type AvatarOwner = Pick<User, "email" | "avatarVersion" | "avatarFile">;
+
+/**
+ * Where uploaded avatars are served (routes/avatars.ts), beside the realm's custom emoji as in
+ * the original; a file's name is the bytes' SHA-256, so it never changes meaning.
+ */
+export const AVATAR_IMAGES_PATH = `/user_avatars/${REALM_ID}`;
+
+/**
+ * The avatar every API answer names: the uploaded image (a URL relative to the server, as the
+ * reference allows), or else the Gravatar. Only the Gravatar may be left for the client to compute.
+ */
+export const avatarUrl = (user: AvatarOwner): string => (user.avatarFile ? `${AVATAR_IMAGES_PATH}/${user.avatarFile}` : gravatarUrl(user));
+
+/** The settings-page size: the same uploaded image (Parley keeps one size), or the Gravatar at 500 px. */
+export const avatarUrlMedium = (user: AvatarOwner): string => (user.avatarFile ? avatarUrl(user) : `${gravatarUrl(user)}&s=500`);
+
+/** The reference's avatar_source: "U" uploaded by the user, "G" Gravatar. */
+export const avatarSource = (user: Pick<User, "avatarFile">): "U" | "G" => (user.avatarFile ? "U" : "G");
+
 /**
  * Whether viewer may see target's real e-mail, by target's email_address_visibility setting
  * (1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators). Bots' addresses are public.
@@ -122,8 +143,8 @@ export function userToApi(user: User, view: UserView): ApiUser {
     bot_owner_id: user.botOwnerId,
     role: user.role,
     timezone: user.timezone,
-    // The client can only compute a Gravatar from an address it is allowed to see.
-    avatar_url: view.clientGravatar && visible ? null : gravatarUrl(user),
+    // The client can only compute a Gravatar, and only from an address it is allowed to see.
+    avatar_url: view.clientGravatar && visible && !user.avatarFile ? null : avatarUrl(user),
     avatar_version: user.avatarVersion,
   };
   if (!user.isBot && (view.profileData ?? true)) shape.profile_data = {};
@@ -142,7 +163,7 @@ export function botToApi(bot: User, service: BotService | undefined): ApiBot {
     default_sending_stream: null,
     default_events_register_stream: null,
     default_all_public_streams: false,
-    avatar_url: gravatarUrl(bot),
+    avatar_url: avatarUrl(bot),
     owner_id: bot.botOwnerId,
     is_active: bot.isActive,
     services: service ? [serviceToApi(service)] : [],

@@ -124,8 +124,9 @@ describe("PATCH /settings", () => {
   });
 
   test("unknown and unimplemented parameters come back in ignored_parameters_unsupported", async () => {
-    const body = ok(await org.member.api.patch("/settings", { starred_message_counts: false, made_up: "1", old_password: "x", new_password: "y" }));
-    expect(body.ignored_parameters_unsupported).toEqual(["made_up", "old_password", "new_password"]);
+    // A change of e-mail address needs a confirmation mail Parley does not send (yet).
+    const body = ok(await org.member.api.patch("/settings", { starred_message_counts: false, made_up: "1", email: "elsewhere@example.com" }));
+    expect(body.ignored_parameters_unsupported).toEqual(["made_up", "email"]);
     expect((await settingsOf(org.member)).starred_message_counts).toBe(false);
   });
 });

@@ -8,11 +8,16 @@ export interface RealmUserAddEvent {
   inaccessible_user?: true;
 }
 
-/** One changed property per event, as the reference lists them. */
+/**
+ * One changed property per event, as the reference lists them; an avatar change carries its
+ * four fields together (avatar_source "U" uploaded or "G" Gravatar, and both URLs).
+ */
 export interface RealmUserUpdateEvent {
   type: "realm_user";
   op: "update";
-  person: { user_id: number; new_email?: string } & Partial<Pick<ApiUser, "full_name" | "role" | "is_active" | "timezone" | "email" | "delivery_email" | "avatar_url" | "avatar_version">>;
+  person: { user_id: number; new_email?: string; avatar_source?: "G" | "U"; avatar_url_medium?: string } & Partial<
+    Pick<ApiUser, "full_name" | "role" | "is_active" | "timezone" | "email" | "delivery_email" | "avatar_url" | "avatar_version">
+  >;
   /**
    * The receivers may see the address a Gravatar avatar_url is computed from; the registry
    * sends null instead to client_gravatar clients, and strips the mark.

@@ -5,7 +5,7 @@ import type { Reader } from "../../db/types";
 import { listUsers } from "../../db/users";
 import { isAdministrator, isGuest, isModerator, isOwner } from "../../model/roles";
 import { inaccessibleUserToApi } from "../../shapes/inaccessibleUser";
-import { gravatarUrl, userToApi, type ApiUser, type UserView } from "../../shapes/users";
+import { avatarSource, avatarUrl, avatarUrlMedium, userToApi, type ApiUser, type UserView } from "../../shapes/users";
 import type { UserStateContext } from "./index";
 
 /**
@@ -47,15 +47,14 @@ function ownAccount(db: Reader, { viewer, realm }: UserStateContext) {
   const settings = realm.settings;
   const canCreatePublic = may(settings.can_create_public_channel_group);
   const canCreatePrivate = may(settings.can_create_private_channel_group);
-  const avatar = gravatarUrl(viewer);
   return {
     user_id: viewer.id,
     email: viewer.email,
     delivery_email: viewer.deliveryEmail ?? viewer.email,
     full_name: viewer.fullName,
-    avatar_source: "G",
-    avatar_url: avatar,
-    avatar_url_medium: `${avatar}&s=500`,
+    avatar_source: avatarSource(viewer),
+    avatar_url: avatarUrl(viewer),
+    avatar_url_medium: avatarUrlMedium(viewer),
     is_owner: isOwner(viewer.role),
     is_admin: isAdministrator(viewer.role),
     is_moderator: isModerator(viewer.role),
