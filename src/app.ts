@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
 import { configureInvitations } from "./actions/invites";
+import { configureSmtpDelivery } from "./actions/smtpSettings";
 import { configurePresenceTiming } from "./model/presence";
 import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
 import { startJobs } from "./jobs";
 import { configureOutgoingWebhooks } from "./outbox/webhooks";
+import { mailConfigured, sendMailNow, testMail } from "./outbox/mail";
+import { nudgeOutbox } from "./outbox/runner";
 import { conventions } from "./http/conventions";
 import { alertWordRoutes } from "./routes/alertWords";
 import { authRoutes } from "./routes/auth";
@@ -81,7 +84,8 @@ export type App = ReturnType<typeof createApp>;
 export function startBackground(config: Config): { stop(): Promise<void> } {
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
-  configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => config.smtp !== null });
+  configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
+  configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,

@@ -24,6 +24,9 @@ const setup = (form: Record<string, string>) => submit("/setup", form);
 /** The form with the setup code the server printed at its start. */
 const withCode = (form: Record<string, string>) => ({ setup_code: server.setupCode!, ...form });
 const signIn = (username: string, password: string, address?: string) => submit("/login", { username, password }, address);
+/** POST /setup as the wizard sends it: asking for JSON. */
+const jsonSetup = (form: Record<string, string>, base = server.url) =>
+  fetch(`${base}/setup`, { method: "POST", headers: { accept: "application/json" }, body: new URLSearchParams(form), redirect: "manual" });
 
 /** The value attribute of the input with this id, as the browser would read it. */
 function inputValue(page: string, id: string): string | undefined {
@@ -99,6 +102,66 @@ describe("before the organization exists", () => {
     expect(await realmName()).toBeUndefined();
   });
 
+  test("/setup without its slash is sent to /setup/", async () => {
+    const response = await fetch(`${server.url}/setup`, { redirect: "manual" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/setup/");
+  });
+
+  test("POST /setup/code checks the code in JSON, as typed by a person, without using it up", async () => {
+    const code = server.setupCode!;
+    const wrong = code.slice(0, -1) + (code.endsWith("A") ? "B" : "A");
+    for (const [form, message] of [
+      [{}, "Enter the setup code from the server\u2019s log."],
+      [{ setup_code: "  " }, "Enter the setup code from the server\u2019s log."],
+      [{ setup_code: wrong }, "That is not the setup code. Check the server\u2019s log: a restart prints a new one."],
+    ] as Array<[Record<string, string>, string]>) {
+      const response = await submit("/setup/code", form);
+      expect(response.status).toBe(403);
+      expect(response.json).toEqual({ result: "error", msg: message, code: "BAD_REQUEST" });
+    }
+    const tooLong = await submit("/setup/code", { setup_code: "x".repeat(65) });
+    expectError({ status: tooLong.status, body: tooLong.json }, "BAD_REQUEST");
+    for (const typed of [code, ` ${code.toLowerCase().replace(/-/g, " ")} `]) {
+      const response = await submit("/setup/code", { setup_code: typed });
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual({ result: "success", msg: "" });
+    }
+    expect(await realmName()).toBeUndefined();
+  });
+
+  test("POST /setup asking for JSON answers JSON errors, never the form", async () => {
+    const good = withCode({ org_name: ORG_NAME, full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password });
+    const cases: Array<[Record<string, string>, number, string]> = [
+      [{ ...good, setup_code: "WRONG-CODE-HERE" }, 403, "That is not the setup code"],
+      [{ ...good, org_name: "" }, 400, "The organization needs a name."],
+      [{ ...good, password: "short" }, 400, "The password must be at least 8 characters."],
+      [{ ...good, org_url: "chat.example.com" }, 400, "is not a valid organization URL"],
+      [{ ...good, org_url: "ftp://chat.example.com" }, 400, "is not a valid organization URL"],
+      [{ ...good, org_url: "https://chat.example.com/parley" }, 400, "is not a valid organization URL"],
+      [{ ...good, org_url: "https://user:pw@chat.example.com" }, 400, "is not a valid organization URL"],
+      [{ ...good, org_url: "https://chat.example.com/?x=1" }, 400, "is not a valid organization URL"],
+    ];
+    for (const [form, status, message] of cases) {
+      const response = await jsonSetup(form);
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+      expect(response.headers.get("set-cookie")).toBeNull();
+      const body = await response.json();
+      expect(body).toMatchObject({ result: "error", code: "BAD_REQUEST" });
+      expect(body.msg).toContain(message);
+    }
+    expect(await realmName()).toBeUndefined();
+  });
+
+  test("the form refuses an organization URL that is not an http(s) origin", async () => {
+    const response = await setup(withCode({ org_name: ORG_NAME, org_url: "javascript:alert(1)", full_name: OWNER.full_name, email: OWNER.email, password: OWNER.password }));
+    expectPage(response, 400);
+    expect(response.text).toContain("is not a valid organization URL");
+    expect(inputValue(response.text, "org_url")).toBe("javascript:alert(1)");
+    expect(await realmName()).toBeUndefined();
+  });
+
   test("signing in sends the browser back to setup", async () => {
     const response = await signIn("someone@example.com", "whatever-password");
     expect(response.status).toBe(303);
@@ -161,10 +224,26 @@ describe("setting up", () => {
     expectError(await anon.post("/fetch_api_key", { username: usurper.email, password: usurper.password }), "AUTHENTICATION_FAILED", 401);
   });
 
-  test("GET / becomes the sign-in page", async () => {
+  test("the setup code and JSON setup are refused once set up", async () => {
+    for (const response of [await submit("/setup/code", { setup_code: server.setupCode! }), await submit("/setup/code", {})]) {
+      expect(response.status).toBe(403);
+      expect(response.json).toEqual({ result: "error", msg: "This server already has an organization; it cannot be set up again.", code: "BAD_REQUEST" });
+    }
+    const response = await jsonSetup(withCode({ org_name: "Usurper Org", full_name: "Ursula", email: "ursula@example.com", password: "ursula-password" }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await response.json()).msg).toContain("already has an organization");
+    expect(await realmName()).toBe(ORG_NAME);
+  });
+
+  test("GET / becomes the sign-in page, and every setup page leads there", async () => {
     const root = await fetch(`${server.url}/`, { redirect: "manual" });
     expect(root.headers.get("location")).toBe("/login");
-    expect((await fetch(`${server.url}/setup/`, { redirect: "manual" })).headers.get("location")).toBe("/login");
+    for (const path of ["/setup", "/setup/", "/setup/anything/else"]) {
+      const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(response.status).toBe(303);
+      expect(response.headers.get("location")).toBe("/");
+    }
     const response = await fetch(`${server.url}/login`);
     const text = await response.text();
     expect(response.status).toBe(200);
@@ -224,5 +303,42 @@ describe("signing in on the page", () => {
     expect(page.text).not.toContain(target.apiKey);
     const api = await submit("/api/v1/fetch_api_key", { username: target.email, password: target.password });
     expectError({ status: api.status, body: api.json }, "RATE_LIMIT_HIT", 429);
+  });
+});
+
+describe("setting up from the wizard (JSON)", () => {
+  let fresh: TestServer;
+  beforeAll(async () => {
+    fresh = await TestServer.start();
+  });
+  afterAll(() => fresh.dispose());
+
+  test("creates the organization at the URL given, answers JSON and signs the owner in with the session cookies", async () => {
+    const response = await jsonSetup({ setup_code: fresh.setupCode!, org_name: "Wizard Org", org_url: "https://chat.example.com/", full_name: "Wendy Wizard", email: "Wendy@Example.com", password: "wendy-password" }, fresh.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("application/json");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = await response.json();
+    expect(body).toEqual({ result: "success", msg: "", user_id: expect.any(Number), email: "wendy@example.com", realm_url: "https://chat.example.com" });
+    const cookies = response.headers.getSetCookie();
+    const session = cookies.find((cookie) => cookie.startsWith("parley_session="))!;
+    const csrf = cookies.find((cookie) => cookie.startsWith("parley_csrf="))!;
+    expect(session).toContain("HttpOnly");
+    expect(csrf).not.toContain("HttpOnly");
+    const cookieHeader = [session, csrf].map((cookie) => cookie.split(";")[0]).join("; ");
+    const me = await fetch(`${fresh.url}/api/v1/users/me`, { headers: { cookie: cookieHeader } });
+    expect(await me.json()).toMatchObject({ user_id: body.user_id, email: "wendy@example.com", role: 100, is_owner: true });
+    // The session can change things, with the CSRF value as our pages send it.
+    const csrfValue = csrf.split(";")[0].slice("parley_csrf=".length);
+    const created = await fetch(`${fresh.url}/api/v1/users/me/subscriptions`, {
+      method: "POST",
+      headers: { cookie: cookieHeader, "x-csrf-token": csrfValue },
+      body: new URLSearchParams({ subscriptions: JSON.stringify([{ name: "first" }]) }),
+    });
+    expect((await created.json()).result).toBe("success");
+    expect(ok(await new ApiClient(fresh.url).get("/server_settings"))).toMatchObject({ realm_name: "Wizard Org", realm_url: "https://chat.example.com" });
+    // The code is used up: the wizard's page and its code check are gone.
+    expect((await fetch(`${fresh.url}/setup/`, { redirect: "manual" })).headers.get("location")).toBe("/");
+    expect((await postFrom("127.0.0.90", `${fresh.url}/setup/code`, { setup_code: fresh.setupCode! })).status).toBe(403);
   });
 });

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { randomUUID } from "node:crypto";
 import { loadConfig } from "../config";
-import { configureMail, sendMail } from "../outbox/mail";
+import { sendMailNow, testMail } from "../outbox/mail";
 import { CommandError, UsageError } from "./errors";
 import { applySmtpOptions, SMTP_OPTIONS } from "./smtpOptions";
 import { MAIL_TEST_USAGE } from "./usage";
@@ -27,21 +26,10 @@ export async function runMailTest(args: string[]): Promise<number> {
   const config = loadConfig();
   if (!config.smtp) throw new CommandError("No SMTP server is configured: set PARLEY_SMTP_HOST and PARLEY_SMTP_FROM (or --smtp-host and --smtp-from).");
   const { host, port, security, from } = config.smtp;
-  configureMail(config.smtp);
-  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? "parley.invalid";
   try {
-    await sendMail(
-      {
-        to: values.to,
-        subject: "Parley test message",
-        text: `This is a test message from Parley, sent through ${host}:${port} (${security}).\nIf you can read it, Parley can send e-mail.\n`,
-      },
-      `<mail-test.${randomUUID()}@${domain}>`,
-    );
+    await sendMailNow(config.smtp, testMail(values.to, config.smtp));
   } catch (error) {
     throw new CommandError(`Sending through ${host}:${port} (${security}) failed: ${(error as Error).message}`);
-  } finally {
-    configureMail(null);
   }
   console.log(`Sent a test message to ${values.to} through ${host}:${port} (${security}) from ${from}.`);
   return 0;

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { countPendingOutbox, onOutboxQueued } from "../db/outbox";
 import { read } from "../db/transaction";
 import { log } from "../log";
+import { effectiveSmtp } from "../reads/smtpSettings";
 import { configureMail } from "../outbox/mail";
 import { heldKinds, nudgeOutbox, pruneOutbox, startOutboxRunner, stopOutboxRunner } from "../outbox/runner";
 
@@ -14,7 +15,7 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  */
 export function startOutboxSender(config: Config): () => Promise<void> {
   configureMail(config.smtp);
-  announceMail(config);
+  announceMail();
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());
   let prunedAt = 0;
@@ -35,14 +36,15 @@ export function startOutboxSender(config: Config): () => Promise<void> {
   };
 }
 
-function announceMail(config: Config) {
+function announceMail() {
   const waiting = read((db) => countPendingOutbox(db));
   const held = new Set<string>(heldKinds());
   const mails = [...waiting].filter(([kind]) => held.has(kind)).reduce((sum, [, count]) => sum + count, 0);
-  if (config.smtp) {
-    const { host, port, security, from } = config.smtp;
-    log.info(`E-mail goes out through ${host}:${port} (${security}) from ${from}`);
+  const effective = effectiveSmtp();
+  if (effective) {
+    const { host, port, security, from } = effective.settings;
+    log.info(`E-mail goes out through ${host}:${port} (${security}) from ${from}${effective.source === "database" ? " (set in the admin console)" : ""}`);
   } else {
-    log.warn(`No SMTP server configured (PARLEY_SMTP_HOST): e-mails are kept in the outbox${mails ? ` (${mails} waiting)` : ""} and sent once one is configured and Parley restarted`);
+    log.warn(`No SMTP server configured (PARLEY_SMTP_HOST): e-mails are kept in the outbox${mails ? ` (${mails} waiting)` : ""} and sent once one is configured (PARLEY_SMTP_* and a restart, or the admin console's Server section)`);
   }
 }

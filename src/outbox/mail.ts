@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SmtpConfig } from "../config";
+import { configureEnvironmentSmtp, effectiveSmtp } from "../reads/smtpSettings";
 import type { DeliveryAttempt } from "./deliverers";
 import { GiveUp, RetryLater } from "./deliverers";
 
 /**
- * Sending e-mail over SMTP with nodemailer. The settings come from the environment (config.ts
- * PARLEY_SMTP_*) through configureMail(), called once at start; without them nothing is sent
- * and mail items wait in the outbox (see mailConfigured).
+ * Sending e-mail over SMTP with nodemailer. The relay is looked up at every send
+ * (reads/smtpSettings.ts): the environment's (config.ts PARLEY_SMTP_*, given to configureMail()
+ * at start) or else the one an administrator saved in the browser. Without either nothing is
+ * sent and mail items wait in the outbox (see mailConfigured).
  */
 
 export interface Mail {
@@ -17,25 +19,28 @@ export interface Mail {
   html?: string;
 }
 
-let settings: SmtpConfig | null = null;
-let transport: Transporter | null = null;
+/** The transport of the settings last used, kept while they stay the same. */
+let cached: { key: string; transport: Transporter } | null = null;
 
 /** Network timeouts: a silent server must not hold the outbox sender, which sends one item at a time. */
 const CONNECTION_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
+/** A test e-mail is waited for by a person in front of a page: all of it within this. */
+const TEST_DEADLINE_MS = 15_000;
 
+/** The environment's settings (null: none), set once at start. */
 export function configureMail(smtp: SmtpConfig | null) {
-  transport?.close();
-  settings = smtp;
-  transport = smtp ? createTransport(smtp) : null;
+  cached?.transport.close();
+  cached = null;
+  configureEnvironmentSmtp(smtp);
 }
 
 /** Whether e-mail can go out at all; invitations show their links to the inviter when it cannot. */
 export function mailConfigured(): boolean {
-  return settings !== null;
+  return effectiveSmtp() !== null;
 }
 
-function createTransport(smtp: SmtpConfig): Transporter {
+function createTransport(smtp: SmtpConfig, timeouts = { connection: CONNECTION_TIMEOUT_MS, socket: SOCKET_TIMEOUT_MS }): Transporter {
   return nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
@@ -45,15 +50,24 @@ function createTransport(smtp: SmtpConfig): Transporter {
     ignoreTLS: smtp.security === "none",
     auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? "" } : undefined,
     tls: smtp.caFile ? { ca: readFileSync(smtp.caFile, "utf8") } : undefined,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    greetingTimeout: CONNECTION_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
+    connectionTimeout: timeouts.connection,
+    greetingTimeout: timeouts.connection,
+    socketTimeout: timeouts.socket,
   });
 }
 
-/** The domain of the From address, for Message-IDs. */
-function fromDomain(): string {
-  const match = /@([^>\s]+)>?\s*$/.exec(settings?.from ?? "");
+function transportFor(smtp: SmtpConfig): Transporter {
+  const key = JSON.stringify(smtp);
+  if (cached?.key !== key) {
+    cached?.transport.close();
+    cached = { key, transport: createTransport(smtp) };
+  }
+  return cached.transport;
+}
+
+/** The domain of a From address, for Message-IDs. */
+function domainOf(from: string | undefined): string {
+  const match = /@([^>\s]+)>?\s*$/.exec(from ?? "");
   return match ? match[1] : "parley.invalid";
 }
 
@@ -63,7 +77,7 @@ function fromDomain(): string {
  * The creation time keeps IDs apart between databases whose outbox IDs restart from 1.
  */
 export function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdAt">): string {
-  return `<outbox.${attempt.itemId}.${attempt.createdAt}@${fromDomain()}>`;
+  return `<outbox.${attempt.itemId}.${attempt.createdAt}@${domainOf(effectiveSmtp()?.settings.from)}>`;
 }
 
 /**
@@ -73,13 +87,42 @@ export function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdA
  * the runner holds mail back before that happens (mailConfigured).
  */
 export async function sendMail(mail: Mail, messageId: string): Promise<void> {
-  if (!transport || !settings) throw new GiveUp("No SMTP server is configured (PARLEY_SMTP_HOST)");
+  const settings = effectiveSmtp()?.settings;
+  if (!settings) throw new GiveUp("No SMTP server is configured (PARLEY_SMTP_HOST, or the admin console's Server section)");
   try {
-    await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId });
+    await transportFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId });
   } catch (error) {
     throw classify(error);
   }
 }
+
+/**
+ * Sends one message through the given settings right away, on a connection of its own, within
+ * TEST_DEADLINE_MS (the browser's "send me a test e-mail", `parley mail-test`). Throws an Error
+ * whose message is the server's or the connection's own words.
+ */
+export async function sendMailNow(settings: SmtpConfig, mail: Mail, messageId = `<mail-test.${crypto.randomUUID()}@${domainOf(settings.from)}>`): Promise<void> {
+  const transport = createTransport(settings, { connection: TEST_DEADLINE_MS, socket: TEST_DEADLINE_MS });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No answer from ${settings.host}:${settings.port} within ${TEST_DEADLINE_MS / 1000} s`)), TEST_DEADLINE_MS);
+  });
+  try {
+    await Promise.race([transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId }), deadline]);
+  } catch (error) {
+    throw new Error(errorText(error));
+  } finally {
+    clearTimeout(timer);
+    transport.close();
+  }
+}
+
+/** The message `parley mail-test` and the browser's test button send. */
+export const testMail = (to: string, { host, port, security }: SmtpConfig): Mail => ({
+  to,
+  subject: "Parley test message",
+  text: `This is a test message from Parley, sent through ${host}:${port} (${security}).\nIf you can read it, Parley can send e-mail.\n`,
+});
 
 interface SmtpError {
   message?: string;
@@ -87,9 +130,10 @@ interface SmtpError {
   command?: string;
 }
 
+const errorText = (error: unknown) => (error as SmtpError | null)?.message ?? String(error);
+
 function classify(error: unknown): Error {
-  const { message, responseCode, command } = (error ?? {}) as SmtpError;
-  const text = message ?? String(error);
+  const { responseCode, command } = (error ?? {}) as SmtpError;
   const permanent = typeof responseCode === "number" && responseCode >= 500 && responseCode < 600 && /^(RCPT|DATA|MAIL)/i.test(command ?? "");
-  return permanent ? new GiveUp(text) : new RetryLater(text);
+  return permanent ? new GiveUp(errorText(error)) : new RetryLater(errorText(error));
 }
