@@ -31,7 +31,8 @@ const linkIn = (text: string) => /https?:\/\/\S+\/join\/\S+\//.exec(text)![0];
 
 async function join(link: string, form: Record<string, string>) {
   const response = await fetch(local(link), { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
-  return { status: response.status, page: await response.text() };
+  // Signing up signs the browser in: a session cookie and the way to the person's settings.
+  return { status: response.status, page: await response.text(), location: response.headers.get("location"), cookies: response.headers.getSetCookie() };
 }
 
 const listAll = async () => ok(await org.admin.api.get("/invites")).invites as any[];
@@ -94,8 +95,12 @@ describe("POST /invites", () => {
     expect(await page.text()).toContain("new.one@example.com");
     const watchReferrer = await register(member, { event_types: ["message"] });
     const signedUp = await join(link, { full_name: "Nina New", password: "nina-password" });
-    expect(signedUp.status).toBe(200);
-    expect(signedUp.page).toContain("Welcome, Nina New");
+    expect(signedUp.status).toBe(303);
+    expect(signedUp.location).toBe("/settings/");
+    const session = signedUp.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
+    expect(session).toContain("parley_session=");
+    const signedIn = await (await fetch(`${org.server.url}/api/v1/users/me`, { headers: { cookie: session } })).json();
+    expect(signedIn.full_name).toBe("Nina New");
 
     const nina = await login(org.anon, "new.one@example.com", "nina-password");
     const me = ok(await nina.api.get("/users/me"));
@@ -121,7 +126,7 @@ describe("POST /invites", () => {
     const watch = await register(admin, { event_types: ["message"] });
     ok(await admin.api.post("/invites", { invitee_emails: "grouped@example.com", stream_ids: [], group_ids: [group], include_realm_default_subscriptions: true, invite_as: 300, notify_referrer_on_join: false }));
     const link = linkIn((await mailsTo("grouped@example.com"))[0].text);
-    expect((await join(link, { full_name: "Gro Uped", password: "grouped-password" })).status).toBe(200);
+    expect((await join(link, { full_name: "Gro Uped", password: "grouped-password" })).status).toBe(303);
     const person = await login(org.anon, "grouped@example.com", "grouped-password");
     expect(ok(await person.api.get("/users/me")).role).toBe(300);
     expect(ok(await person.api.get("/users/me/subscriptions")).subscriptions.map((sub: any) => sub.stream_id)).toContain(defaultChannel);
@@ -209,7 +214,7 @@ describe("POST /invites/multiuse", () => {
     expect(page).toContain('name="email"');
     for (const name of ["Ria Reuse", "Rob Reuse"]) {
       const email = `${name.split(" ")[0].toLowerCase()}@example.com`;
-      expect((await join(invite_link, { email, full_name: name, password: "reuse-password" })).status).toBe(200);
+      expect((await join(invite_link, { email, full_name: name, password: "reuse-password" })).status).toBe(303);
       const person = await login(org.anon, email, "reuse-password");
       expect(ok(await person.api.get("/users/me/subscriptions")).subscriptions.map((sub: any) => sub.stream_id)).toEqual([channel]);
     }

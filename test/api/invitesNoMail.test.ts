@@ -18,7 +18,7 @@ afterAll(() => org.server.dispose());
 
 const local = (link: string) => `${org.server.url}${new URL(link).pathname}`;
 const join = async (link: string, form: Record<string, string>) => {
-  const response = await fetch(local(link), { method: "POST", body: new URLSearchParams(form) });
+  const response = await fetch(local(link), { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
   return { status: response.status, page: await response.text() };
 };
 
@@ -26,7 +26,7 @@ describe("without a mail server", () => {
   test("POST /invites answers the links, which work; a partial failure carries the links it made", async () => {
     const answer = ok(await org.member.api.post("/invites", { invitee_emails: "handed@example.com", stream_ids: [], invite_expires_in_minutes: 60 }));
     expect(Object.keys(answer.invite_links)).toEqual(["handed@example.com"]);
-    expect((await join(answer.invite_links["handed@example.com"], { full_name: "Hand Ed", password: "handed-password" })).status).toBe(200);
+    expect((await join(answer.invite_links["handed@example.com"], { full_name: "Hand Ed", password: "handed-password" })).status).toBe(303);
     await login(org.anon, "handed@example.com", "handed-password");
 
     const partial = await org.member.api.post("/invites", { invitee_emails: `handed@example.com, other@example.com`, stream_ids: [], invite_expires_in_minutes: 60 });
@@ -40,7 +40,7 @@ describe("without a mail server", () => {
     const link = /^cli@example\.com\t(\S+)$/m.exec(run.stdout)![1];
     expect(run.stdout).toContain("No mail server is configured");
     return (async () => {
-      expect((await join(link, { full_name: "Cli Guest", password: "cli-password" })).status).toBe(200);
+      expect((await join(link, { full_name: "Cli Guest", password: "cli-password" })).status).toBe(303);
       const guest = await login(org.anon, "cli@example.com", "cli-password");
       expect(ok(await guest.api.get("/users/me")).role).toBe(600);
       const again = runParley(["invite", "--data-dir", org.server.dataDir, "--email", "cli@example.com"]);
