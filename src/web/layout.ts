@@ -6,26 +6,35 @@ import { SafeHtml, html } from "./html";
  */
 
 const STYLE = new SafeHtml(`
+:root { color-scheme: light dark; --bg: #f6f7f9; --surface: #fff; --surface-2: #f1f3f6; --border: #dfe3e8; --border-strong: #c5ccd5;
+  --text: #1b1f24; --text-2: #56606c; --accent: #3559d6; --accent-hover: #2846b8; --accent-text: #fff; --danger: #b42318; --danger-soft: #fdeceb; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #15171c; --surface: #1d2027; --surface-2: #252932; --border: #2f343e; --border-strong: #434a57;
+    --text: #e7e9ee; --text-2: #a6adba; --accent: #7b9bff; --accent-hover: #98b1ff; --accent-text: #0d1222; --danger: #ff7b72; --danger-soft: #3a1f1f; }
+}
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 24px;
-  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f3f4f6; color: #1f2328; }
-main { width: 100%; max-width: 440px; background: #fff; border: 1px solid #dde1e6; border-radius: 12px; padding: 32px;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--text); }
+main { width: 100%; max-width: 440px; background: var(--surface); border: 1px solid var(--border); border-radius: 12px; padding: 32px;
   box-shadow: 0 1px 3px rgba(0, 0, 0, .06); }
-.brand { margin: 0 0 20px; font-weight: 700; color: #2f5fd0; letter-spacing: .02em; }
+.brand { display: flex; align-items: center; gap: 10px; margin: 0 0 20px; font-weight: 700; }
+.brand-mark { width: 30px; height: 30px; border-radius: 8px; background: var(--accent); color: var(--accent-text); display: grid; place-items: center; font-size: 15px; }
 h1 { margin: 0 0 6px; font-size: 1.45rem; line-height: 1.25; }
-p { margin: 0 0 16px; color: #4b5563; }
-label, .label { display: block; margin: 16px 0 6px; font-size: .9rem; font-weight: 600; color: #1f2328; }
-input { width: 100%; padding: 9px 11px; font: inherit; color: inherit; background: #fff; border: 1px solid #c3cad3; border-radius: 8px; }
-input:focus { outline: 2px solid #2f5fd0; outline-offset: 1px; border-color: #2f5fd0; }
-input[readonly] { background: #f3f4f6; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
-.hint { margin: 4px 0 0; font-size: .85rem; color: #6b7280; }
+p { margin: 0 0 16px; color: var(--text-2); }
+a { color: var(--accent); }
+label, .label { display: block; margin: 16px 0 6px; font-size: .9rem; font-weight: 600; color: var(--text); }
+input { width: 100%; padding: 9px 11px; font: inherit; color: inherit; background: var(--surface); border: 1px solid var(--border-strong); border-radius: 8px; }
+input:focus { outline: 2px solid var(--accent); outline-offset: 1px; border-color: var(--accent); }
+input[readonly] { background: var(--surface-2); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
+.hint { margin: 4px 0 0; font-size: .85rem; color: var(--text-2); }
+.centered { margin-top: 20px; text-align: center; }
 .button { display: block; width: 100%; margin-top: 24px; padding: 10px 14px; font: inherit; font-weight: 600; text-align: center;
-  text-decoration: none; color: #fff; background: #2f5fd0; border: 0; border-radius: 8px; cursor: pointer; }
-.button:hover { background: #264fb0; }
-.secondary { display: block; margin-top: 16px; text-align: center; color: #2f5fd0; }
-.error { margin: 16px 0 0; padding: 10px 12px; color: #991b1b; background: #fdeeee; border: 1px solid #f3c4c4; border-radius: 8px; }
+  text-decoration: none; color: var(--accent-text); background: var(--accent); border: 0; border-radius: 8px; cursor: pointer; }
+.button:hover { background: var(--accent-hover); }
+.secondary { display: block; margin-top: 16px; text-align: center; color: var(--accent); }
+.error { margin: 16px 0 0; padding: 10px 12px; color: var(--danger); background: var(--danger-soft); border: 1px solid transparent; border-radius: 8px; }
 pre { margin: 6px 0 0; padding: 12px; overflow-x: auto; font: .85rem/1.5 ui-monospace, SFMono-Regular, Menlo, monospace;
-  background: #f3f4f6; border: 1px solid #dde1e6; border-radius: 8px; }
+  background: var(--surface-2); border: 1px solid var(--border); border-radius: 8px; }
 `);
 
 export function layout(title: string, content: SafeHtml): SafeHtml {
@@ -39,7 +48,7 @@ export function layout(title: string, content: SafeHtml): SafeHtml {
 </head>
 <body>
 <main>
-<p class="brand">Parley</p>
+<p class="brand"><span class="brand-mark" aria-hidden="true">P</span>Parley</p>
 ${content}
 </main>
 </body>

@@ -22,11 +22,26 @@ describe("the admin console's frame", () => {
     const errors = collectPageErrors(page);
     await signIn(page, org.server.url, org.admin.email, org.admin.password);
     expect(new URL(page.url()).pathname).toBe("/admin/");
-    page.on("console", (m) => console.log("console:", m.text()));
     await page.getByRole("heading", { name: "People" }).waitFor();
     await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     await screenshots(page, "admin-people");
     expect(errors).toEqual([]);
     await context.close();
+  });
+});
+
+describe("the sign-in page", () => {
+  test("looks like the rest, light and dark, and refuses a wrong password in words", async () => {
+    for (const dark of [false, true]) {
+      const context = await newContext(browser, { dark });
+      const page = await context.newPage();
+      await page.goto(`${org.server.url}/login`);
+      await page.getByLabel("E-mail address").fill(org.member.email);
+      await page.getByLabel("Password").fill("not the password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByText("Your username or password is incorrect").waitFor();
+      await screenshots(page, dark ? "sign-in-dark" : "sign-in");
+      await context.close();
+    }
   });
 });
