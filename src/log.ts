@@ -47,7 +47,46 @@ function timestamp(): string {
   return stamp;
 }
 
-function emit(level: LogLevel, message: string) {
+export interface LoggedWarning {
+  /** UNIX seconds. */
+  time: number;
+  level: "warn" | "error";
+  message: string;
+}
+
+/**
+ * The latest warnings and errors, for the admin console's server status (GET /server/status):
+ * an operator can see what went wrong without shell access to the log. A ring of fixed size,
+ * so a flood of warnings costs no memory. Kept whatever the log level, since the console is
+ * not the log.
+ */
+const KEPT_WARNINGS = 100;
+const warnings: LoggedWarning[] = [];
+let nextWarning = 0;
+
+function remember(level: "warn" | "error", message: string) {
+  const entry = { time: Math.floor(Date.now() / 1000), level, message };
+  if (warnings.length < KEPT_WARNINGS) warnings.push(entry);
+  else warnings[nextWarning] = entry;
+  nextWarning = (nextWarning + 1) % KEPT_WARNINGS;
+}
+
+/** The kept warnings and errors, newest first. */
+export function recentWarnings(): LoggedWarning[] {
+  const oldestFirst = warnings.length < KEPT_WARNINGS ? warnings : [...warnings.slice(nextWarning), ...warnings.slice(0, nextWarning)];
+  return oldestFirst.toReversed();
+}
+
+export interface LineOptions {
+  /**
+   * false: the line is for the operator's terminal only and is not kept for the admin console,
+   * for a secret such as the setup code, and the lines framing it.
+   */
+  remember?: boolean;
+}
+
+function emit(level: LogLevel, message: string, options?: LineOptions) {
+  if ((level === "warn" || level === "error") && options?.remember !== false) remember(level, message);
   if (rank[level] < threshold) return;
   const line = `${timestamp()} ${level.toUpperCase()} ${message}\n`;
   pending.push(line);
@@ -62,7 +101,7 @@ export const log = {
   },
   debug: (message: string) => emit("debug", message),
   info: (message: string) => emit("info", message),
-  warn: (message: string) => emit("warn", message),
-  error: (message: string) => emit("error", message),
+  warn: (message: string, options?: LineOptions) => emit("warn", message, options),
+  error: (message: string, options?: LineOptions) => emit("error", message, options),
   flush,
 };

@@ -15,10 +15,12 @@ export function announceNewInstall(dataDir: string, created: Exclude<Created, nu
 }
 
 export function announceSetupCode(url: string, code: string) {
-  log.warn(RULE);
-  log.warn(`This server has no organization yet. Open ${url} in a browser to set it up.`);
-  log.warn(`Setup code: ${code}`);
-  log.warn("The setup page asks for this code, so only someone who can read this log can set up the server.");
-  log.warn("It is valid until the organization is created, or until the server restarts.");
-  log.warn(RULE);
+  // For the terminal only: the admin console's recent warnings must not show the code.
+  const terminalOnly = { remember: false };
+  log.warn(RULE, terminalOnly);
+  log.warn(`This server has no organization yet. Open ${url} in a browser to set it up.`, terminalOnly);
+  log.warn(`Setup code: ${code}`, terminalOnly);
+  log.warn("The setup page asks for this code, so only someone who can read this log can set up the server.", terminalOnly);
+  log.warn("It is valid until the organization is created, or until the server restarts.", terminalOnly);
+  log.warn(RULE, terminalOnly);
 }

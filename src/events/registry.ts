@@ -58,6 +58,8 @@ const activity = new ActivityOrder();
 const queuesByTimeout = new Map<number, number>();
 /** The next event ID, for all queues (see EventQueue). */
 let nextEventId = 0;
+/** Events actions published since this process started (one per emit, however many queues got it). */
+let publishedSinceStart = 0;
 
 const stamped = (event: StoredEvent["event"]): StoredEvent => ({ id: nextEventId++, event });
 
@@ -304,6 +306,7 @@ function targetsOf(addressed: Emitted): Map<EventQueue, boolean> {
  * thrown back at the action.
  */
 export function publish(batch: Emitted[]) {
+  publishedSinceStart += batch.length;
   const context = filterContext();
   const touched = new Set<EventQueue>();
   for (const addressed of batch) {
@@ -331,4 +334,24 @@ export function publish(batch: Emitted[]) {
     if (queue.events.length > config.maxEventsPerQueue) removeQueue(queue, `more than ${config.maxEventsPerQueue} unread events`);
     else queue.waiter?.settle(queue.contents());
   }
+}
+
+export interface QueueFigures {
+  queues: number;
+  /** Long-polls parked now, waiting for an event or the heartbeat. */
+  clients_polling: number;
+  /** Events held in queues, not yet acknowledged by their clients. */
+  events_pending: number;
+  events_published: number;
+}
+
+/** How the queues stand, for the server status (reads/serverStatus.ts). Reads only; one pass over the queues. */
+export function queueFigures(): QueueFigures {
+  let polling = 0;
+  let pending = 0;
+  for (const queue of queues.values()) {
+    if (queue.waiter) polling++;
+    pending += queue.events.length;
+  }
+  return { queues: queues.size, clients_polling: polling, events_pending: pending, events_published: publishedSinceStart };
 }

@@ -1,0 +1,64 @@
+import { statSync } from "node:fs";
+import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import { messages } from "./messages";
+import { outbox } from "./outbox";
+import type { Reader } from "./types";
+import { attachments } from "./uploads";
+import { users } from "./users";
+
+/** What the server holds, for the server status page (reads/serverStatus.ts). */
+
+/** The database file's path, as SQLite opened it (the data dir is its folder). */
+export function databaseFilePath(db: Reader): string {
+  const main = db.all<{ name: string; file: string }>(sql`PRAGMA database_list`).find((entry) => entry.name === "main");
+  if (!main?.file) throw new Error("The database has no file");
+  return main.file;
+}
+
+const sizeOf = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    // The WAL file is absent between a checkpoint that truncated it and the next write.
+    return 0;
+  }
+};
+
+/** The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into it). */
+export function databaseFileSizes(db: Reader): { sizeBytes: number; walBytes: number } {
+  const path = databaseFilePath(db);
+  const walBytes = sizeOf(`${path}-wal`);
+  return { sizeBytes: sizeOf(path) + walBytes, walBytes };
+}
+
+const count = (db: Reader, table: SQLiteTable, where?: SQL) => db.select({ n: sql<number>`count(*)` }).from(table).where(where).get()!.n;
+
+export interface StoredCounts {
+  /** Active human accounts. */
+  users: number;
+  /** Active bots, leaving out the built-in ones (the notification bot). */
+  bots: number;
+  /** Channels not archived. */
+  channels: number;
+  messages: number;
+  uploadFiles: number;
+  /** As uploaded: the same bytes uploaded twice count twice, though stored once. */
+  uploadBytes: number;
+  /** Outbox items the sender gave up on, kept for 30 days after. */
+  outboxGivenUp: number;
+}
+
+export function countStored(db: Reader): StoredCounts {
+  const uploads = db.select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!;
+  return {
+    users: count(db, users, and(eq(users.isActive, true), eq(users.isBot, false))),
+    bots: count(db, users, and(eq(users.isActive, true), eq(users.isBot, true), eq(users.isSystemBot, false))),
+    channels: count(db, channels, eq(channels.isArchived, false)),
+    messages: count(db, messages),
+    uploadFiles: uploads.files,
+    uploadBytes: uploads.bytes,
+    outboxGivenUp: count(db, outbox, isNotNull(outbox.gaveUpAt)),
+  };
+}

@@ -1,0 +1,50 @@
+import { dirname } from "node:path";
+import { requireAdministrator } from "../access/users";
+import { countPendingOutbox } from "../db/outbox";
+import { countStored, databaseFilePath, databaseFileSizes } from "../db/serverStatus";
+import { read } from "../db/transaction";
+import type { User } from "../db/users";
+import { type QueueFigures, queueFigures, SERVER_GENERATION } from "../events/registry";
+import { type LoggedWarning, recentWarnings } from "../log";
+import { FEATURE_LEVEL, SERVER_VERSION } from "../version";
+
+/** GET /server/status (a Parley addition, docs/API.md): how the server is doing, for its administrators. */
+
+export interface ServerStatus {
+  version: string;
+  feature_level: number;
+  /** UNIX seconds. */
+  started_at: number;
+  uptime_seconds: number;
+  data_dir: string;
+  database: { size_bytes: number; wal_bytes: number };
+  uploads: { files: number; size_bytes: number };
+  counts: { users: number; bots: number; channels: number; messages: number };
+  event_queues: QueueFigures;
+  outbox: { pending: number; failed: number; by_kind: Record<string, number> };
+  /** Newest first. */
+  recent_warnings: LoggedWarning[];
+}
+
+export function getServerStatus(user: User): ServerStatus {
+  requireAdministrator(user, "see the server's status");
+  const stored = read((db) => {
+    const path = databaseFilePath(db);
+    return { dataDir: dirname(path), files: databaseFileSizes(db), counts: countStored(db), pending: countPendingOutbox(db) };
+  });
+  const now = Math.floor(Date.now() / 1000);
+  const byKind = Object.fromEntries(stored.pending);
+  return {
+    version: SERVER_VERSION,
+    feature_level: FEATURE_LEVEL,
+    started_at: SERVER_GENERATION,
+    uptime_seconds: Math.max(0, now - SERVER_GENERATION),
+    data_dir: stored.dataDir,
+    database: { size_bytes: stored.files.sizeBytes, wal_bytes: stored.files.walBytes },
+    uploads: { files: stored.counts.uploadFiles, size_bytes: stored.counts.uploadBytes },
+    counts: { users: stored.counts.users, bots: stored.counts.bots, channels: stored.counts.channels, messages: stored.counts.messages },
+    event_queues: queueFigures(),
+    outbox: { pending: Object.values(byKind).reduce((sum, n) => sum + n, 0), failed: stored.counts.outboxGivenUp, by_kind: byKind },
+    recent_warnings: recentWarnings(),
+  };
+}
