@@ -4,7 +4,7 @@ import type { SectionProps } from "../../ui/app";
 import { Avatar, Badge, Button, Empty, Loaded, PageHead, Select, TextInput, useAction, useLoad } from "../../ui/components";
 import { formatAgo } from "../../ui/format";
 import { ROLE_NAMES } from "../../ui/me";
-import { PasswordResetButton } from "./passwordReset";
+import { PasswordResetDialog } from "./passwordReset";
 
 /** Everyone in the organization: find them, change their role, deactivate and reactivate them. */
 
@@ -44,6 +44,7 @@ export default function PeopleSection({ me }: SectionProps) {
   const [search, setSearch] = useState("");
   const [filter, setFilter] = useState<Filter>("active");
   const { busy, run } = useAction();
+  const [resetting, setResetting] = useState<Person | null>(null);
 
   const change = (key: string, action: () => Promise<unknown>, done: string) => run(key, action, done).then((ok) => ok && state.reload());
 
@@ -121,7 +122,12 @@ export default function PeopleSection({ me }: SectionProps) {
                             {formatAgo(lastActive.get(person.user_id))}
                           </td>
                           <td class="actions">
-                            {!self && person.is_active && <PasswordResetButton person={person} />}{" "}
+                            {/* Only owners may reset an owner's password; the server refuses it anyway. */}
+                            {!self && person.is_active && (person.role !== 100 || me.is_owner) && (
+                              <Button small onClick={() => setResetting(person)}>
+                                Reset password
+                              </Button>
+                            )}{" "}
                             {!self &&
                               (person.role !== 100 || me.is_owner) &&
                               (person.is_active ? (
@@ -152,6 +158,7 @@ export default function PeopleSection({ me }: SectionProps) {
           }}
         </Loaded>
       </div>
+      <PasswordResetDialog person={resetting} onClose={() => setResetting(null)} />
     </>
   );
 }
