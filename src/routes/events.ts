@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authenticate, authentication } from "../http/auth";
+import { authenticateSession, sessionTokenOf } from "../http/session";
 import { success } from "../http/errors";
 import { register, spectatorsAllowed } from "../events/register";
 import { eventsAnswer } from "../events/answer";
@@ -34,14 +35,18 @@ const QueueId = t.String({ minLength: 1, maxLength: 100 });
  * Whoever sends credentials must have good ones; without any, register is open only when the
  * organization allows public access (spec 5.2), and otherwise refused as unauthenticated.
  */
-function callerOrSpectator(authorization: string | undefined) {
+function callerOrSpectator(request: Request) {
+  const authorization = request.headers.get("authorization") ?? undefined;
+  // Our own pages register with the browser session (the admin console reads the realm section).
+  const sessionToken = authorization === undefined ? sessionTokenOf(request) : undefined;
+  if (sessionToken !== undefined) return authenticateSession(request, sessionToken);
   if (authorization === undefined && spectatorsAllowed()) return null;
   return authenticate(authorization);
 }
 
 export const eventRoutes = new Elysia()
   .use(authentication)
-  .post("/register", ({ headers, body }) => success(register(callerOrSpectator(headers.authorization), body)), { body: RegisterParams })
+  .post("/register", ({ request, body }) => success(register(callerOrSpectator(request), body)), { body: RegisterParams })
   .get(
     "/events",
     async ({ user, query, request }) => {

@@ -320,6 +320,16 @@ describe("PATCH /realm from a browser session", () => {
     expect((await realmOf(org.member)).realm_name).toBe("Session Org");
   });
 
+  test("register takes the session too, as the console reads the settings that way; without the CSRF header it is refused", async () => {
+    const session = await signIn(org.admin);
+    const send = async (headers: Record<string, string>) => {
+      const response = await fetch(`${org.server.url}/api/v1/register`, { method: "POST", headers: { cookie: session.cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams({ fetch_event_types: '["realm"]' }) });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(ok(await send({ "x-csrf-token": session.csrf })).realm_name).toBeString();
+    expect((await send({})).status).toBeGreaterThanOrEqual(400);
+  });
+
   test("a member's forged request with the session cookie and CSRF header is refused; without the header too", async () => {
     const session = await signIn(org.member);
     const before = (await realmOf(org.member)).realm_name;

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { api } from "../../ui/api";
 import { Field, Select } from "../../ui/components";
+import { AddSelect, type Chip, ChipList } from "./chips";
 
 /**
  * An editor for a group-setting value (who holds a permission): one group, or specific people
@@ -110,9 +111,10 @@ export function GroupSettingPicker(props: PickerProps) {
 
   function choose(choice: string) {
     if (choice !== SPECIFIC) return props.onChange(Number(choice));
+    if (specific) return;
     // Switching to specific people keeps who had it so far, as a group chip to refine.
     const nobody = props.groups.find((group) => group.name === "role:nobody");
-    const start = specific || value === nobody?.id ? [] : [value as number];
+    const start = value === nobody?.id ? [] : [value];
     props.onChange({ direct_members: [], direct_subgroups: start });
   }
 
@@ -128,9 +130,23 @@ export function GroupSettingPicker(props: PickerProps) {
 function SpecificChooser(props: Omit<PickerProps, "value"> & { value: AnonymousValue }) {
   const { value } = props;
   const userName = (id: number) => props.users.find((user) => user.user_id === id)?.full_name ?? `User ${id}`;
-  const group = (id: number) => props.groups.find((item) => item.id === id);
+  const groupName = (id: number) => {
+    const group = props.groups.find((item) => item.id === id);
+    return group ? groupLabel(group) : `Group ${id}`;
+  };
+  const chips: Chip[] = [
+    ...value.direct_subgroups.map((id) => ({
+      key: `group-${id}`,
+      label: groupName(id),
+      onRemove: () => props.onChange({ ...value, direct_subgroups: value.direct_subgroups.filter((item) => item !== id) }),
+    })),
+    ...value.direct_members.map((id) => ({
+      key: `user-${id}`,
+      label: userName(id),
+      onRemove: () => props.onChange({ ...value, direct_members: value.direct_members.filter((item) => item !== id) }),
+    })),
+  ];
   const addable = [
-    { value: "", label: "Add a person or group…" },
     ...props.users
       .filter((user) => !value.direct_members.includes(user.user_id))
       .sort((a, b) => a.full_name.localeCompare(b.full_name))
@@ -144,32 +160,28 @@ function SpecificChooser(props: Omit<PickerProps, "value"> & { value: AnonymousV
     if (kind === "user") props.onChange({ ...value, direct_members: [...value.direct_members, Number(id)] });
     if (kind === "group") props.onChange({ ...value, direct_subgroups: [...value.direct_subgroups, Number(id)] });
   };
-  const empty = value.direct_members.length === 0 && value.direct_subgroups.length === 0;
   return (
     <div class="picker-specific">
-      <ul class="chips" aria-label={`${props.label}: chosen`}>
-        {empty && <li class="muted small">Nobody yet.</li>}
-        {value.direct_subgroups.map((id) => {
-          const label = group(id) ? groupLabel(group(id)!) : `Group ${id}`;
-          return (
-            <li class="chip" key={`group-${id}`}>
-              <span>{label}</span>
-              <button type="button" class="chip-remove" aria-label={`Remove ${label}`} disabled={props.disabled} onClick={() => props.onChange({ ...value, direct_subgroups: value.direct_subgroups.filter((item) => item !== id) })}>
-                ×
-              </button>
-            </li>
-          );
-        })}
-        {value.direct_members.map((id) => (
-          <li class="chip" key={`user-${id}`}>
-            <span>{userName(id)}</span>
-            <button type="button" class="chip-remove" aria-label={`Remove ${userName(id)}`} disabled={props.disabled} onClick={() => props.onChange({ ...value, direct_members: value.direct_members.filter((item) => item !== id) })}>
-              ×
-            </button>
-          </li>
-        ))}
-      </ul>
-      <Select id={`${props.id}-add`} aria-label={`Add to ${props.label}`} value="" options={addable} onValue={add} disabled={props.disabled} />
+      <ChipList label={`${props.label}: chosen`} chips={chips} disabled={props.disabled} />
+      <AddSelect id={`${props.id}-add`} label={`Add to ${props.label}`} prompt="Add a person or group…" options={addable} onAdd={add} disabled={props.disabled} />
     </div>
+  );
+}
+
+/** A permission setting's rules as the server describes them (register's server_supported_permission_settings). */
+export interface PermissionRule {
+  require_system_group: boolean;
+  allow_internet_group: boolean;
+  allow_nobody_group: boolean;
+  allow_everyone_group: boolean;
+  allowed_system_groups: string[];
+}
+
+/** The system groups a rule lets a setting name, for the picker's allowedSystemGroups. */
+export function systemGroupsAllowedBy(rule: PermissionRule | undefined): string[] | undefined {
+  if (!rule) return undefined;
+  if (rule.allowed_system_groups.length > 0) return rule.allowed_system_groups;
+  return SYSTEM_ORDER.filter(
+    (name) => !(name === "role:internet" && !rule.allow_internet_group) && !(name === "role:everyone" && !rule.allow_everyone_group) && !(name === "role:nobody" && !rule.allow_nobody_group),
   );
 }
