@@ -1,0 +1,20 @@
+/** GET /server/status, as src/reads/serverStatus.ts answers it. */
+export interface ServerStatus {
+  version: string;
+  feature_level: number;
+  started_at: number;
+  uptime_seconds: number;
+  data_dir: string;
+  database: { size_bytes: number; wal_bytes: number };
+  uploads: { files: number; size_bytes: number };
+  counts: { users: number; bots: number; channels: number; messages: number };
+  event_queues: { queues: number; clients_polling: number; events_pending: number; events_published: number };
+  outbox: { pending: number; failed: number; by_kind: Record<string, number> };
+  recent_warnings: LoggedWarning[];
+}
+
+export interface LoggedWarning {
+  time: number;
+  level: "warn" | "error";
+  message: string;
+}
