@@ -106,6 +106,8 @@ describe("GET /server/backup", () => {
   });
 
   test("makes one backup at a time: a request during another is refused, and the next one after it works", async () => {
+    // Large enough that the first download is still under way (unread) when the others arrive.
+    addBulk();
     const responses = await Promise.all([requestBackup(org.owner), requestBackup(org.owner), requestBackup(org.owner)]);
     const made = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status !== 200);
