@@ -12,6 +12,7 @@ import { renderChannelDescription } from "../messages/compose";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName } from "../model/channelSettings";
 import { ChannelShaper } from "../shapes/channels";
 import { now } from "../model/clock";
+import { announceRealmUpdate } from "./realmSettings";
 
 /**
  * Creates channels with the same settings and tells everyone who may see each of them. The
@@ -96,6 +97,7 @@ export function archive(tx: Tx, channel: Channel) {
   const realm = getRealm(tx);
   if (realm.settings.new_stream_announcements_stream_id === channel.id) {
     tx.update(realms).set({ settings: { ...realm.settings, new_stream_announcements_stream_id: null } }).run();
+    announceRealmUpdate(tx, "new_stream_announcements_stream_id", -1);
   }
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true }, audience);
   tx.emit({ type: "stream", op: "delete", streams: [{ stream_id: channel.id }], stream_ids: [channel.id], for_archiving: true }, audience);

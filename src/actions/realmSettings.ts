@@ -169,7 +169,7 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
       return value === null ? [] : [[setting, value] as const];
     });
 
-    const everyone = tx.select({ id: users.id }).from(users).where(eq(users.isActive, true)).all().map((row) => row.id);
+    const everyone = activeUserIds(tx);
     const announce = (event: Parameters<Tx["emit"]>[0]) => tx.emit(event, everyone);
     const dict = (data: RealmUpdateDictEvent["data"]) => announce({ type: "realm", op: "update_dict", property: "default", data });
     const data: ChangedData = {};
@@ -211,4 +211,17 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
     }
     return data;
   });
+}
+
+const activeUserIds = (tx: Tx) =>
+  tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .all()
+    .map((row) => row.id);
+
+/** A setting another action changed as a consequence (archiving the announcements channel): told like a PATCH /realm change. */
+export function announceRealmUpdate(tx: Tx, property: string, value: string | number | boolean | null) {
+  tx.emit({ type: "realm", op: "update", property, value }, activeUserIds(tx));
 }

@@ -1,4 +1,5 @@
 import { describe, test } from "bun:test";
+import { createChannel } from "../../helpers/channels";
 import { ok, type Org } from "../../helpers/seed";
 import { systemGroupId } from "../support";
 import { LEGACY, replay } from "./harness";
@@ -33,6 +34,13 @@ export function realmScenarios(org: () => Org) {
         can_mention_many_users_group: JSON.stringify({ new: systemGroupId(org().server, "role:administrators") }),
       };
       await replay([{ person: member }, { person: guest }], () => owner.api.patch("/realm", restore).then(ok));
+    });
+
+    test("archiving the announcements channel turns announcements off, and everyone is told", async () => {
+      const { owner, member, guest } = org();
+      const channelId = await createChannel(org(), owner);
+      ok(await owner.api.patch("/realm", { new_stream_announcements_stream_id: channelId }));
+      await replay([{ person: member }, { person: guest }], () => owner.api.delete(`/streams/${channelId}`).then(ok));
     });
 
     test("a waiting period moves members out of role:fullmembers and back", async () => {
