@@ -63,7 +63,7 @@ export async function makeBackup(user: User, signal?: AbortSignal): Promise<Back
     } finally {
       await rm(temporary, { force: true });
     }
-    if (released) throw new ApiError("BAD_REQUEST", "The backup was cancelled.");
+    if (released || signal?.aborted) throw new ApiError("BAD_REQUEST", "The backup was cancelled.");
     const size = (await file.stat()).size;
     log.info(`Backup of ${size} bytes made for user ${user.id} in ${Date.now() - startedAt.getTime()} ms`);
     const copy = file;
