@@ -1,9 +1,30 @@
-import { PageHead } from "../ui/components";
 import { startArea } from "../ui/app";
+import ApiKeySection from "./apiKey";
+import DisplaySection from "./display";
+import NotificationsSection from "./notifications";
+import PasswordSection from "./password";
+import PrivacySection from "./privacy";
+import ProfileSection from "./profile";
+import SessionsSection from "./sessions";
+import SnippetsSection from "./snippets";
+import { loadUserSettings } from "./userSettings";
 
-function AccountSection() {
-  return <PageHead title="Your account" description="Not built yet." />;
-}
+/** A person's own settings: every signed-in person has this area, one file per section. */
 
-/** A person's own settings: every signed-in person has this area. */
-startArea("Settings", [{ path: "/settings/account", label: "Account", icon: "user", component: AccountSection }]);
+// The person's colour scheme applies to this page from the start, whichever section opens.
+void loadUserSettings().catch(() => undefined);
+
+startArea(
+  "Settings",
+  [
+    { path: "/settings/profile", label: "Profile", icon: "user", component: ProfileSection, group: "Your account" },
+    { path: "/settings/password", label: "Password", icon: "lock", component: PasswordSection },
+    { path: "/settings/notifications", label: "Notifications", icon: "bell", component: NotificationsSection, group: "Preferences" },
+    { path: "/settings/display", label: "Display", icon: "eye", component: DisplaySection },
+    { path: "/settings/privacy", label: "Privacy", icon: "shield", component: PrivacySection },
+    { path: "/settings/api-key", label: "API key", icon: "key", component: ApiKeySection, group: "Access" },
+    { path: "/settings/sessions", label: "Sessions", icon: "monitor", component: SessionsSection },
+    { path: "/settings/snippets", label: "Saved snippets", icon: "note", component: SnippetsSection, group: "Messages" },
+  ],
+  (me) => (me.is_admin ? [{ path: "/admin/", label: "Administration", icon: "settings", group: "Organization", reload: true }] : []),
+);

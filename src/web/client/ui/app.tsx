@@ -8,14 +8,19 @@ import { currentPath } from "./router";
 export interface SectionProps {
   me: Me;
   server: ServerInfo;
+  /** Loads who is signed in again, after a section changed it (a new name or avatar in the sidebar). */
+  refreshSession: () => void;
 }
 
 export interface Section extends NavItem {
   component: ComponentType<SectionProps>;
 }
 
-/** Starts a signed-in area: loads who is signed in, then shows the section the URL names. */
-export function startArea(area: string, sections: Section[], links: NavItem[] = []) {
+/**
+ * Starts a signed-in area: loads who is signed in, then shows the section the URL names.
+ * `links` lead to other areas; a function of the person when only some may go there.
+ */
+export function startArea(area: string, sections: Section[], links: NavItem[] | ((me: Me) => NavItem[]) = []) {
   function Area() {
     const session = useLoad(loadSession);
     return (
@@ -26,8 +31,8 @@ export function startArea(area: string, sections: Section[], links: NavItem[] = 
           document.title = `${section.label} · ${area} · ${server.realm_name}`;
           const Component = section.component;
           return (
-            <Frame me={me} server={server} area={area} nav={[...sections, ...links]}>
-              <Component me={me} server={server} />
+            <Frame me={me} server={server} area={area} nav={[...sections, ...(typeof links === "function" ? links(me) : links)]}>
+              <Component me={me} server={server} refreshSession={session.reload} />
             </Frame>
           );
         }}
