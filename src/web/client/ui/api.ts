@@ -84,3 +84,13 @@ export function signOut() {
   document.body.append(form);
   form.submit();
 }
+
+/**
+ * The register snapshot of some sections, read once: pages that show settings have no GET for
+ * them but register. The queue register opens is deleted at once, not left to idle out.
+ */
+export async function snapshot<T>(params: Params): Promise<T> {
+  const state = await api<T & { queue_id?: string | null }>("POST", "/register", params);
+  if (state.queue_id) void api("DELETE", "/events", { queue_id: state.queue_id }).catch(() => undefined);
+  return state;
+}

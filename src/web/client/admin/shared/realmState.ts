@@ -1,9 +1,9 @@
-import { api } from "../../ui/api";
+import { snapshot } from "../../ui/api";
 import type { GroupSettingValue, PermissionRule } from "./groupSettingPicker";
 
 /**
  * The organization's settings as clients learn them: the register snapshot (there is no
- * GET /realm in the API). Only the sections asked for; the queue it opens is left to expire.
+ * GET /realm in the API). Only the sections asked for.
  */
 
 export type RealmState = Record<string, unknown> & {
@@ -13,7 +13,7 @@ export type RealmState = Record<string, unknown> & {
 };
 
 export async function loadRealmState(sections: string[] = ["realm"]): Promise<RealmState> {
-  return api<RealmState>("POST", "/register", { fetch_event_types: sections, client_capabilities: { include_deactivated_groups: true } });
+  return snapshot<RealmState>({ fetch_event_types: sections, client_capabilities: { include_deactivated_groups: true } });
 }
 
 /** A group setting's current value in the snapshot (realm_<name>). */
