@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
-import { seedOrg, type Org } from "../helpers/seed";
+import { ok, seedOrg, type Org } from "../helpers/seed";
 
 let org: Org;
 let browser: Browser;
@@ -26,6 +26,22 @@ describe("the admin console's frame", () => {
     await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     await screenshots(page, "admin-people");
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the person's colour scheme", () => {
+  test("the console follows it, whatever the device prefers", async () => {
+    ok(await org.admin.api.patch("/settings", { color_scheme: 2 }));
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signIn(page, org.server.url, org.admin.email, org.admin.password);
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
+    await screenshots(page, "admin-people-dark");
+    ok(await org.admin.api.patch("/settings", { color_scheme: 3 }));
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import { signal } from "@preact/signals";
-import { api } from "../ui/api";
+import { api, snapshot } from "../ui/api";
+import { applyColorScheme } from "../ui/theme";
 
 /**
  * The person's own settings (the reference's user_settings), loaded once per page from POST
@@ -17,9 +18,8 @@ export const userSettings = signal<UserSettings | null>(null);
 let loading: Promise<UserSettings> | null = null;
 
 export function loadUserSettings(): Promise<UserSettings> {
-  loading ??= api<{ user_settings: UserSettings }>("POST", "/register", {
+  loading ??= snapshot<{ user_settings: UserSettings }>({
     fetch_event_types: ["user_settings"],
-    event_types: ["user_settings"],
     client_capabilities: { user_settings_object: true },
   }).then(
     ({ user_settings }) => {
@@ -42,10 +42,3 @@ export async function saveSetting(name: string, value: unknown) {
   if (name === "color_scheme") applyColorScheme(value as number);
 }
 
-/** The reference's color_scheme: 1 automatic (the device's), 2 dark, 3 light; styles.css reads data-theme. */
-export function applyColorScheme(scheme: number) {
-  const root = document.documentElement;
-  if (scheme === 2) root.dataset.theme = "dark";
-  else if (scheme === 3) root.dataset.theme = "light";
-  else delete root.dataset.theme;
-}

@@ -4,6 +4,7 @@ import { Loaded, useLoad } from "./components";
 import { Frame, type NavItem } from "./frame";
 import { loadSession, type Me, type ServerInfo } from "./me";
 import { currentPath } from "./router";
+import { followColorScheme } from "./theme";
 
 export interface SectionProps {
   me: Me;
@@ -39,5 +40,6 @@ export function startArea(area: string, sections: Section[], links: NavItem[] | 
       </Loaded>
     );
   }
+  followColorScheme();
   render(<Area />, document.getElementById("app")!);
 }
