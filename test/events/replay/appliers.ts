@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Event, State } from "../support";
 import { applyUnreadFlags, applyUnreadMessage, applyUnreadMove, forgetUnread, rebuildUnread, unreadIndex } from "./unread";
 
@@ -51,7 +52,9 @@ export const APPLIERS: Record<string, Applier> = {
     sortUsers(state);
   },
   "realm_user update"(state, { person }) {
-    const { user_id, new_email, ...changes } = person;
+    // An avatar change also names its source and medium size, which only the person's own
+    // top-level fields hold (the reference's apply_event); the user entry keeps URL and version.
+    const { user_id, new_email, avatar_source, avatar_url_medium, ...changes } = person;
     if (new_email !== undefined) changes.email = new_email;
     if (changes.role !== undefined) Object.assign(changes, ROLE_FLAGS(changes.role));
     for (const list of [state.realm_users, state.realm_non_active_users]) {
@@ -63,6 +66,11 @@ export const APPLIERS: Record<string, Applier> = {
     if (user_id === state.user_id) {
       for (const key of ["full_name", "email", "delivery_email", "is_owner", "is_admin", "is_moderator", "is_guest"]) if (changes[key] !== undefined) state[key] = changes[key];
       if (changes.timezone !== undefined) state.user_settings.timezone = changes.timezone;
+      // A client_gravatar client is sent no Gravatar URL and makes it from the e-mail itself.
+      if (avatar_source !== undefined && "avatar_source" in state) {
+        const gravatar = `https://secure.gravatar.com/avatar/${createHash("md5").update(state.email.toLowerCase()).digest("hex")}?d=identicon&version=${changes.avatar_version}`;
+        Object.assign(state, { avatar_source, avatar_url: changes.avatar_url ?? gravatar, avatar_url_medium: avatar_url_medium ?? gravatar });
+      }
     }
     if (changes.is_active !== undefined) {
       const everyone = [...state.realm_users, ...state.realm_non_active_users];

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { png } from "../../helpers/images";
 import { ok, type Org } from "../../helpers/seed";
 import { LEGACY, replay } from "./harness";
 
@@ -30,6 +31,15 @@ export function peopleScenarios(org: () => Org) {
       // Someone else's settings are theirs alone, except the name everyone sees.
       await replay([{ person: member2 }], () => member.api.patch("/settings", { full_name: "Mel Member" }).then(ok));
       await replay([{ person: member2, unaware: true }], () => member.api.patch("/settings", { enter_sends: false }).then(ok));
+    });
+
+    test("an avatar uploaded and removed: everyone's user entry and the person's own fields follow", async () => {
+      const { member, member2, guest } = org();
+      const picture = new Blob([png()], { type: "image/png" });
+      await replay([{ person: member }, { person: member2 }, { person: guest }, { person: member, params: LEGACY }], () =>
+        member.api.post("/users/me/avatar", { file: picture }, { multipart: true }).then(ok),
+      );
+      await replay([{ person: member }, { person: member2 }], () => member.api.delete("/users/me/avatar").then(ok));
     });
 
     test("status: set, partly cleared, and going away", async () => {
