@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { ApiClient } from "../helpers/client";
 import { subscribe } from "../helpers/channels";
 import { expectError, ok, seedOrg, type Org } from "../helpers/seed";
@@ -53,7 +53,7 @@ async function createBot(page: Page, fields: { type?: string; name: string; user
 
 const basic = (email: string, key: string) => ({ authorization: `Basic ${Buffer.from(`${email}:${key}`).toString("base64")}` });
 
-describe("the Bots section", () => {
+describeInBrowser("the Bots section", () => {
   test("lists the organization's bots with owner and type", async () => {
     const { context, page, errors } = await openBots();
     const helper = page.locator(`tr[data-bot-id="${org.bot.id}"]`);

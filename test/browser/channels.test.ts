@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { subscribe } from "../helpers/channels";
 import { ok, seedOrg, type Org } from "../helpers/seed";
 
@@ -52,7 +52,7 @@ async function createChannel(page: Page, fields: { name: string; description?: s
   return dialog;
 }
 
-describe("the Channels section", () => {
+describeInBrowser("the Channels section", () => {
   test("lists every channel, private ones the administrator is not in and archived ones too", async () => {
     const { context, page, errors } = await openChannels();
     expect(await row(page, "secret plans").getByText("Private").count()).toBe(1);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { ok, seedOrg, type Org } from "../helpers/seed";
 
 let org: Org;
@@ -15,7 +15,7 @@ afterAll(async () => {
   await org?.server.stop();
 });
 
-describe("the admin console's frame", () => {
+describeInBrowser("the admin console's frame", () => {
   test("an administrator signs in and lands on People, which lists everyone", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
@@ -30,7 +30,7 @@ describe("the admin console's frame", () => {
   });
 });
 
-describe("the person's colour scheme", () => {
+describeInBrowser("the person's colour scheme", () => {
   test("the console follows it, whatever the device prefers", async () => {
     ok(await org.admin.api.patch("/settings", { color_scheme: 2 }));
     const context = await newContext(browser);
@@ -46,7 +46,7 @@ describe("the person's colour scheme", () => {
   });
 });
 
-describe("the sign-in page", () => {
+describeInBrowser("the sign-in page", () => {
   test("looks like the rest, light and dark, and refuses a wrong password in words", async () => {
     for (const dark of [false, true]) {
       const context = await newContext(browser, { dark });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { ok, seedOrg, type Org } from "../helpers/seed";
 import { systemGroupId } from "../events/support";
 
@@ -26,7 +26,7 @@ async function openGroups(page: Page) {
   await page.getByRole("heading", { name: "User groups" }).waitFor();
 }
 
-describe("user groups in the admin console", () => {
+describeInBrowser("user groups in the admin console", () => {
   test("an owner creates a group with members and a subgroup, changes a permission, and deactivates it", async () => {
     // A group to nest, made over the API.
     const support = ok(await org.admin.api.post("/user_groups/create", { name: "Support", description: "First line", members: [org.member2.id] })).group_id;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { createChannel } from "../helpers/channels";
 import { ApiClient } from "../helpers/client";
 import { OWNER, login, ok, seedOrg, startInitializedServer, type Org } from "../helpers/seed";
@@ -70,7 +70,7 @@ async function join(link: string, fullName: string, password: string, email?: st
 
 const pendingRow = (page: Page, text: string) => page.locator("tr[data-invite]", { hasText: text });
 
-describe("with a mail server", () => {
+describeInBrowser("with a mail server", () => {
   test("an invitation by e-mail: the mail's link signs the invitee up with the role and channel chosen", async () => {
     const channel = await createChannel(org, org.admin, {}, "welcome-room");
     const { context, page, errors } = await onInvitations(org.server, org.admin.email, org.admin.password);
@@ -166,7 +166,7 @@ describe("with a mail server", () => {
   });
 });
 
-describe("without a mail server", () => {
+describeInBrowser("without a mail server", () => {
   test("invitations by e-mail give links to copy, and a link works", async () => {
     const { context, page, errors } = await onInvitations(noMail, OWNER.email, OWNER.password);
     await page.getByLabel("E-mail addresses").fill("first.person@example.com, second.person@example.com");

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots } from "../helpers/browser";
 import { ApiClient } from "../helpers/client";
 import { login, ok } from "../helpers/seed";
 import { TestServer } from "../helpers/server";
@@ -44,7 +44,7 @@ const zuliprcFields = (text: string) =>
       .map((line) => [line.slice(0, line.indexOf("=")).trim(), line.slice(line.indexOf("=") + 1).trim()]),
   );
 
-describe("from a fresh data dir to a bot posting", () => {
+describeInBrowser("from a fresh data dir to a bot posting", () => {
   test("wizard, test e-mail, invitation accepted from the e-mail, moderator, bot and its zuliprc", async () => {
     // The owner's browser: the wizard.
     const ownerContext = await newContext(browser);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { postFrom } from "../helpers/fromAddress";
 import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { register, systemGroupId } from "../events/support";
@@ -27,7 +27,7 @@ async function open(page: Page, person: Person, tab: string) {
   await page.getByRole("heading", { name: "Organization settings" }).waitFor();
 }
 
-describe("organization settings in the admin console", () => {
+describeInBrowser("organization settings in the admin console", () => {
   test("an owner renames the organization; /server_settings and the sidebar show the new name", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

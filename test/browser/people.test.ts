@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { ApiClient } from "../helpers/client";
 import { createPerson, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { SmtpSink } from "../helpers/smtpSink";
@@ -57,7 +57,7 @@ async function chooseNewPassword(link: string, password: string, screenshotName?
   return { context, page };
 }
 
-describe("resetting a password from the People section", () => {
+describeInBrowser("resetting a password from the People section", () => {
   test("by one-time link: the person opens it in another browser, sets a new password and lands signed in", async () => {
     const person = await createPerson(org.owner, org.anon, "Rita Reset");
     const { context, page, errors } = await adminOnPeople();
@@ -125,7 +125,7 @@ describe("resetting a password from the People section", () => {
   });
 });
 
-describe("Forgot your password?", () => {
+describeInBrowser("Forgot your password?", () => {
   test("from the sign-in page: the address, then the same answer for everyone, then the mail's link", async () => {
     const person = await createPerson(org.owner, org.anon, "Fern Forgetful");
     const context = await newContext(browser);
@@ -154,7 +154,7 @@ describe("Forgot your password?", () => {
   });
 });
 
-describe("roles and deactivation from the People section", () => {
+describeInBrowser("roles and deactivation from the People section", () => {
   test("the role select changes the role; Deactivate and Reactivate change the account", async () => {
     const person = await createPerson(org.owner, org.anon, "Rosa Roles");
     const { context, page, errors } = await adminOnPeople();

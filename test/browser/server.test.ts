@@ -1,10 +1,10 @@
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { directMessage, sendOk } from "../helpers/sending";
 import { SINK_FROM, SmtpSink } from "../helpers/smtpSink";
@@ -54,7 +54,7 @@ const refusedRequest = (error: string) => error.includes("the server responded w
 
 const figure = (page: Page, label: string) => page.getByRole("group", { name: label, exact: true });
 
-describe("the Server section", () => {
+describeInBrowser("the Server section", () => {
   test("shows the figures the server reports, and its recent warnings", async () => {
     await sendOk(org.member, directMessage([org.member2.id], "one for the count"));
     const status = ok(await org.owner.api.get("/server/status"));

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { png } from "../helpers/images";
 import { ok, seedOrg, type Org } from "../helpers/seed";
 
@@ -55,7 +55,7 @@ afterAll(async () => {
   await org?.server.stop();
 });
 
-describe("a member's own settings", () => {
+describeInBrowser("a member's own settings", () => {
   test("signing in lands on the Profile; the name changes and the sidebar follows", async () => {
     await signIn(page, org.server.url, org.member.email, password);
     expect(new URL(page.url()).pathname).toBe("/settings/");
@@ -237,7 +237,7 @@ describe("a member's own settings", () => {
   });
 });
 
-describe("who reaches which area", () => {
+describeInBrowser("who reaches which area", () => {
   test("a member visiting /admin/ is sent to their settings", async () => {
     await page.goto(`${org.server.url}/admin/people`);
     expect(new URL(page.url()).pathname).toBe("/settings/");

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createServer } from "node:net";
 import type { Browser, Page } from "playwright-core";
-import { collectPageErrors, launchBrowser, newContext, screenshots } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots } from "../helpers/browser";
 import { ApiClient } from "../helpers/client";
 import { login, ok } from "../helpers/seed";
 import { TestServer } from "../helpers/server";
@@ -44,7 +44,7 @@ const heading = (page: Page, name: string) => page.getByRole("heading", { name, 
 
 const OWNER = { name: "Olga Owner", email: "olga@example.com", password: "olga-password" };
 
-describe("the setup wizard", () => {
+describeInBrowser("the setup wizard", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await TestServer.start({ env: FAST_OUTBOX });
@@ -167,7 +167,7 @@ describe("the setup wizard", () => {
   });
 });
 
-describe("the setup wizard on a dark phone, without e-mail", () => {
+describeInBrowser("the setup wizard on a dark phone, without e-mail", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await TestServer.start();

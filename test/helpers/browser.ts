@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { describe } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
@@ -10,10 +11,19 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(import.meta.dir, "..", "artifacts", "screenshots");
 
+/** CI installs Chromium where it can (.ci/run); elsewhere the browser tests say so and skip. */
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+if (!HAS_CHROMIUM) console.log(`Skipping the browser tests: ${CHROMIUM} is not installed.`);
+
+/** describe(), skipped where there is no Chromium. */
+export const describeInBrowser = describe.skipIf(!HAS_CHROMIUM);
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 export function launchBrowser(): Promise<Browser> {
+  // Without Chromium every test is skipped and nothing uses the browser.
+  if (!HAS_CHROMIUM) return Promise.resolve(null as unknown as Browser);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless=new"] });
 }
 
