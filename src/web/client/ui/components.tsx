@@ -267,3 +267,22 @@ export function useAction() {
   }
   return { busy, run };
 }
+
+/** The bar above a list: a search box, and a select of which items to show (active, archived, all). */
+export function ListFilter<T extends string>(props: {
+  id: string;
+  noun: string;
+  placeholder: string;
+  search: string;
+  onSearch: (value: string) => void;
+  filter: T;
+  onFilter: (value: T) => void;
+  options: Array<{ value: T; label: string }>;
+}) {
+  return (
+    <div class="card-head">
+      <TextInput class="search" type="search" placeholder={props.placeholder} aria-label={`Search ${props.noun}`} value={props.search} onValue={props.onSearch} />
+      <Select id={`${props.id}-filter`} aria-label="Show" value={props.filter} onValue={props.onFilter} options={props.options} />
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
-import { Avatar, Badge, Button, Empty, Loaded, PageHead, Select, TextInput, useAction, useLoad } from "../../ui/components";
+import { Avatar, Badge, Button, Empty, ListFilter, Loaded, PageHead, useAction, useLoad } from "../../ui/components";
 import { CreateBotDialog } from "./createBot";
 import { CredentialsDialog } from "./credentials";
 import { BOT_TYPE_NAMES, type BotRow, type BotService } from "./types";
@@ -56,20 +56,20 @@ export default function BotsSection({ server }: SectionProps) {
         }
       />
       <div class="card">
-        <div class="card-head">
-          <TextInput class="search" type="search" placeholder="Search by name, e-mail or owner" aria-label="Search bots" value={search} onValue={setSearch} />
-          <Select
-            id="bots-filter"
-            aria-label="Show"
-            value={filter}
-            onValue={setFilter}
-            options={[
-              { value: "active", label: "Active" },
-              { value: "deactivated", label: "Deactivated" },
-              { value: "all", label: "All bots" },
-            ]}
-          />
-        </div>
+        <ListFilter
+          id="bots"
+          noun="bots"
+          placeholder="Search by name, e-mail or owner"
+          search={search}
+          onSearch={setSearch}
+          filter={filter}
+          onFilter={setFilter}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "deactivated", label: "Deactivated" },
+            { value: "all", label: "All bots" },
+          ]}
+        />
         <Loaded state={state}>
           {(bots) => {
             const needle = search.trim().toLowerCase();

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
-import { Badge, Button, Empty, Loaded, PageHead, Select, TextInput, toast, useAction, useLoad } from "../../ui/components";
+import { Badge, Button, Empty, ListFilter, Loaded, PageHead, toast, useAction, useLoad } from "../../ui/components";
 import { Icon } from "../../ui/icons";
 import { CreateChannelDialog } from "./createChannel";
 import { ALL_CHANNELS, PRIVACY_NAMES, privacyOf, type Channel } from "./types";
@@ -31,20 +31,20 @@ export function ChannelList() {
         }
       />
       <div class="card">
-        <div class="card-head">
-          <TextInput class="search" type="search" placeholder="Search by name or description" aria-label="Search channels" value={search} onValue={setSearch} />
-          <Select
-            id="channels-filter"
-            aria-label="Show"
-            value={filter}
-            onValue={setFilter}
-            options={[
-              { value: "active", label: "Active" },
-              { value: "archived", label: "Archived" },
-              { value: "all", label: "All channels" },
-            ]}
-          />
-        </div>
+        <ListFilter
+          id="channels"
+          noun="channels"
+          placeholder="Search by name or description"
+          search={search}
+          onSearch={setSearch}
+          filter={filter}
+          onFilter={setFilter}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "archived", label: "Archived" },
+            { value: "all", label: "All channels" },
+          ]}
+        />
         <Loaded state={state}>
           {(channels) => {
             const needle = search.trim().toLowerCase();

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
-import { Badge, Button, Empty, PageHead, Select, TextInput, useAction } from "../../ui/components";
+import { Badge, Button, Empty, ListFilter, PageHead, useAction } from "../../ui/components";
 import { describeGroupSetting, groupLabel, type GroupSettingValue, type PickerGroup } from "../shared/groupSettingPicker";
 import { CreateGroupDialog } from "./create";
 import type { GroupsData } from "./index";
@@ -46,20 +46,20 @@ export function GroupList({ data, reload }: { data: GroupsData; reload: () => vo
         }
       />
       <div class="card">
-        <div class="card-head">
-          <TextInput class="search" type="search" placeholder="Search groups" aria-label="Search groups" value={search} onValue={setSearch} />
-          <Select
-            id="groups-filter"
-            aria-label="Show"
-            value={filter}
-            onValue={setFilter}
-            options={[
-              { value: "active", label: "Active" },
-              { value: "deactivated", label: "Deactivated" },
-              { value: "all", label: "All groups" },
-            ]}
-          />
-        </div>
+        <ListFilter
+          id="groups"
+          noun="groups"
+          placeholder="Search groups"
+          search={search}
+          onSearch={setSearch}
+          filter={filter}
+          onFilter={setFilter}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "deactivated", label: "Deactivated" },
+            { value: "all", label: "All groups" },
+          ]}
+        />
         {named.length === 0 ? (
           <Empty>{groups.some((group) => !group.is_system_group) ? "No group matches." : "No groups yet. Create one to mention several people at once."}</Empty>
         ) : (

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
-import { Avatar, Badge, Button, Empty, Loaded, PageHead, Select, TextInput, useAction, useLoad } from "../../ui/components";
+import { Avatar, Badge, Button, Empty, ListFilter, Loaded, PageHead, Select, useAction, useLoad } from "../../ui/components";
 import { formatAgo } from "../../ui/format";
 import { ROLE_NAMES } from "../../ui/me";
 import { PasswordResetDialog } from "./passwordReset";
@@ -52,20 +52,20 @@ export default function PeopleSection({ me }: SectionProps) {
     <>
       <PageHead title="People" description="Everyone with an account in this organization. Roles decide what each person may do; only owners can make owners." />
       <div class="card">
-        <div class="card-head">
-          <TextInput class="search" type="search" placeholder="Search by name or e-mail" aria-label="Search people" value={search} onValue={setSearch} />
-          <Select
-            id="people-filter"
-            aria-label="Show"
-            value={filter}
-            onValue={setFilter}
-            options={[
-              { value: "active", label: "Active" },
-              { value: "deactivated", label: "Deactivated" },
-              { value: "all", label: "Everyone" },
-            ]}
-          />
-        </div>
+        <ListFilter
+          id="people"
+          noun="people"
+          placeholder="Search by name or e-mail"
+          search={search}
+          onSearch={setSearch}
+          filter={filter}
+          onFilter={setFilter}
+          options={[
+            { value: "active", label: "Active" },
+            { value: "deactivated", label: "Deactivated" },
+            { value: "all", label: "Everyone" },
+          ]}
+        />
         <Loaded state={state}>
           {({ people, lastActive }) => {
             const needle = search.trim().toLowerCase();

@@ -1,28 +1,12 @@
 import { useState } from "preact/hooks";
-import { api, ApiFailure } from "../../ui/api";
+import { api } from "../../ui/api";
+import { DEFAULT_PORTS, SECURITY_OPTIONS, sendTestMail, TestMailResult, type Security, type SmtpAnswer, type TestOutcome } from "../../ui/smtp";
 import { Button, Field, Loaded, Notice, Select, TextInput, errorText, toast, useLoad } from "../../ui/components";
 
 /**
  * The SMTP relay invitations and password resets go out through (GET/PUT/DELETE /server/smtp,
  * POST /server/smtp/test). Settings from the server's environment win and are shown read-only.
  */
-
-type Security = "starttls" | "tls" | "none";
-
-interface SmtpAnswer {
-  smtp: { host: string; port: number; security: Security; user: string | null; from: string; password_set: boolean } | null;
-  source: "environment" | "database" | "none";
-}
-
-const DEFAULT_PORTS: Record<Security, number> = { starttls: 587, tls: 465, none: 25 };
-
-const SECURITY_OPTIONS: Array<{ value: Security; label: string }> = [
-  { value: "starttls", label: "STARTTLS (usually port 587)" },
-  { value: "tls", label: "TLS from the start (usually port 465)" },
-  { value: "none", label: "None: plain text (usually port 25)" },
-];
-
-type TestOutcome = { ok: true; to: string } | { ok: false; message: string; smtpError: string | null };
 
 export function SmtpCard() {
   const settings = useLoad(() => api<SmtpAnswer>("GET", "/server/smtp"));
@@ -54,18 +38,6 @@ function SourceNote({ answer }: { answer: SmtpAnswer }) {
   }
   if (answer.source === "none") return <Notice kind="warn">No mail server is set up: invitations and password resets wait in the outbox until one is.</Notice>;
   return <Notice kind="ok">Invitations and password resets go out through this server.</Notice>;
-}
-
-function TestResult({ outcome }: { outcome: TestOutcome | null }) {
-  if (!outcome) return null;
-  if (outcome.ok) return <Notice kind="ok">A test e-mail went to {outcome.to}. Check that it arrived, in the spam folder too.</Notice>;
-  if (outcome.smtpError === null) return <Notice kind="error">{outcome.message}</Notice>;
-  return (
-    <Notice kind="error">
-      <strong>The test e-mail could not be sent.</strong> The mail server said:
-      <pre>{outcome.smtpError}</pre>
-    </Notice>
-  );
 }
 
 function SmtpForm({ answer, onChanged }: { answer: SmtpAnswer; onChanged: () => void }) {
@@ -109,15 +81,8 @@ function SmtpForm({ answer, onChanged }: { answer: SmtpAnswer; onChanged: () => 
     setOutcome(null);
     // The form's settings are tried as they stand, saved or not; the environment's when they win.
     const params = { ...(locked || form.host.trim() === "" ? {} : fields()), to: to.trim() || undefined };
-    try {
-      const answer = await api<{ to: string }>("POST", "/server/smtp/test", params);
-      setOutcome({ ok: true, to: answer.to });
-    } catch (error) {
-      const smtpError = error instanceof ApiFailure && typeof error.body.smtp_error === "string" ? error.body.smtp_error : null;
-      setOutcome({ ok: false, message: errorText(error), smtpError });
-    } finally {
-      setBusy(null);
-    }
+    setOutcome(await sendTestMail(params));
+    setBusy(null);
   }
 
   return (
@@ -180,7 +145,7 @@ function SmtpForm({ answer, onChanged }: { answer: SmtpAnswer; onChanged: () => 
         </Button>
       </div>
       <p class="hint">Leave the address empty to send it to yourself. {locked ? "It goes out through the environment's settings." : "It goes out through the settings above, before they are saved."}</p>
-      <TestResult outcome={outcome} />
+      <TestMailResult outcome={outcome} />
     </form>
   );
 }

@@ -1,49 +1,11 @@
 import { useState } from "preact/hooks";
-import { api, ApiFailure } from "../../ui/api";
+import { api } from "../../ui/api";
+import { DEFAULT_PORTS, SECURITY_OPTIONS, sendTestMail, TestMailResult, type Security, type SmtpAnswer, type TestOutcome } from "../../ui/smtp";
 import { Button, Field, Loaded, Notice, Select, TextInput, errorText, useLoad } from "../../ui/components";
 import { StepCard } from "../frame";
 import type { StepProps } from "../state";
 
 /** Step 4 (optional): the SMTP relay that invitations and password resets go out through. */
-
-type Security = "starttls" | "tls" | "none";
-
-interface SmtpAnswer {
-  smtp: { host: string; port: number; security: Security; user: string | null; from: string; password_set: boolean } | null;
-  source: "environment" | "database" | "none";
-}
-
-const DEFAULT_PORTS: Record<Security, number> = { starttls: 587, tls: 465, none: 25 };
-
-const SECURITY_OPTIONS: Array<{ value: Security; label: string }> = [
-  { value: "starttls", label: "STARTTLS (usually port 587)" },
-  { value: "tls", label: "TLS from the start (usually port 465)" },
-  { value: "none", label: "None: plain text (usually port 25)" },
-];
-
-type TestOutcome = { ok: true; to: string } | { ok: false; message: string; detail: string | null };
-
-function TestResult({ outcome }: { outcome: TestOutcome | null }) {
-  if (!outcome) return null;
-  if (outcome.ok) return <Notice kind="ok">A test e-mail went to {outcome.to}. Check that it arrived (look in the spam folder too).</Notice>;
-  if (outcome.detail === null) return <Notice kind="error">{outcome.message}</Notice>;
-  return (
-    <Notice kind="error">
-      <strong>The test e-mail could not be sent.</strong> What happened:
-      <pre>{outcome.detail}</pre>
-    </Notice>
-  );
-}
-
-async function sendTest(params: Record<string, unknown>): Promise<TestOutcome> {
-  try {
-    const answer = await api<{ to: string }>("POST", "/server/smtp/test", params);
-    return { ok: true, to: answer.to };
-  } catch (error) {
-    const detail = error instanceof ApiFailure && typeof error.body.smtp_error === "string" ? error.body.smtp_error : null;
-    return { ok: false, message: errorText(error), detail };
-  }
-}
 
 export function MailStep(props: StepProps) {
   const settings = useLoad(() => api<SmtpAnswer>("GET", "/server/smtp"));
@@ -72,12 +34,12 @@ function FromEnvironment({ answer, update, next }: StepProps & { answer: SmtpAns
       <Notice>
         The mail server is set by the environment (<code>PARLEY_SMTP_HOST</code>): <strong>{smtp.host}:{smtp.port}</strong> ({smtp.security}), sending as {smtp.from}. Change it there.
       </Notice>
-      <TestResult outcome={outcome} />
+      <TestMailResult outcome={outcome} />
       <Button
         busy={busy}
         onClick={async () => {
           setBusy(true);
-          setOutcome(await sendTest({}));
+          setOutcome(await sendTestMail({}));
           setBusy(false);
         }}
       >
@@ -113,7 +75,7 @@ function MailForm({ answer, state, update, next }: StepProps & { answer: SmtpAns
   async function test() {
     setBusy("test");
     setFailure(null);
-    setOutcome(await sendTest(params()));
+    setOutcome(await sendTestMail(params()));
     setBusy(null);
   }
 
@@ -177,7 +139,7 @@ function MailForm({ answer, state, update, next }: StepProps & { answer: SmtpAns
       <Field label="Sender" id="smtp-from" hint="The From of every e-mail: an address your mail server may send as, with a name if you like.">
         <TextInput id="smtp-from" value={form.from} onValue={(value) => set({ from: value })} maxLength={400} autocomplete="off" />
       </Field>
-      <TestResult outcome={outcome} />
+      <TestMailResult outcome={outcome} />
       <Button busy={busy === "test"} disabled={busy === "save"} onClick={test}>
         Send me a test e-mail
       </Button>
