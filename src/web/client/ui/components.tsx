@@ -286,3 +286,37 @@ export function ListFilter<T extends string>(props: {
     </div>
   );
 }
+
+/** A dialog holding one form: its error above the fields, Cancel and the submit button below. */
+export function FormDialog(props: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  open: boolean;
+  busy: boolean;
+  error: string | null;
+  onClose: () => void;
+  onSubmit: (event: SubmitEvent) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <Dialog
+      title={props.title}
+      open={props.open}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button onClick={props.onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form={props.id} busy={props.busy}>
+            {props.submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={props.id} onSubmit={props.onSubmit}>
+        {props.error && <Notice kind="error">{props.error}</Notice>}
+        {props.children}
+      </form>
+    </Dialog>
+  );
+}

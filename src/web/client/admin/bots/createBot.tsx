@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
-import { Button, Dialog, Field, Notice, Select, TextInput, errorText } from "../../ui/components";
+import { errorText, Field, FormDialog, Select, TextInput } from "../../ui/components";
 import { BOT_TYPE_NAMES, BotType } from "./types";
 
 /** POST /bots: a generic, incoming-webhook or outgoing-webhook bot owned by whoever creates it. */
@@ -77,60 +77,45 @@ export function CreateBotDialog(props: { open: boolean; host: string; onClose: (
   };
 
   return (
-    <Dialog
-      title="Create a bot"
-      open={props.open}
-      onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-bot" busy={busy}>
-            Create bot
-          </Button>
-        </>
-      }
-    >
-      <form id="create-bot" onSubmit={submit}>
-        {error && <Notice kind="error">{error}</Notice>}
-        <Field label="Type" id="bot-type" hint={TYPE_HINTS[type]}>
-          <Select id="bot-type" value={type} options={TYPE_OPTIONS} onValue={setType} />
-        </Field>
-        <Field label="Name" id="bot-name" hint="Shown beside its messages.">
-          <TextInput
-            id="bot-name"
-            value={name}
-            required
-            maxLength={100}
-            onValue={(value) => {
-              setName(value);
-              if (!usernameEdited) setUsername(suggestUsername(value));
-            }}
-          />
-        </Field>
-        <Field label="Username" id="bot-username" hint={`Its address will be ${username || "username"}-bot@${props.host}.`}>
-          <TextInput
-            id="bot-username"
-            value={username}
-            required
-            maxLength={60}
-            autocomplete="off"
-            onValue={(value) => {
-              setUsername(value);
-              setUsernameEdited(true);
-            }}
-          />
-        </Field>
-        {type === BotType.OUTGOING_WEBHOOK && (
-          <div class="form-grid">
-            <Field label="Endpoint URL" id="bot-endpoint-url" hint="Where the server posts the messages.">
-              <TextInput id="bot-endpoint-url" type="url" value={endpoint} required placeholder="https://" onValue={setEndpoint} />
-            </Field>
-            <Field label="Format" id="bot-format">
-              <Select id="bot-format" value={format} options={FORMAT_OPTIONS} onValue={setFormat} />
-            </Field>
-          </div>
-        )}
-      </form>
-    </Dialog>
+    <FormDialog id="create-bot" title="Create a bot" submitLabel="Create bot" open={props.open} busy={busy} error={error} onClose={close} onSubmit={submit}>
+      <Field label="Type" id="bot-type" hint={TYPE_HINTS[type]}>
+        <Select id="bot-type" value={type} options={TYPE_OPTIONS} onValue={setType} />
+      </Field>
+      <Field label="Name" id="bot-name" hint="Shown beside its messages.">
+        <TextInput
+          id="bot-name"
+          value={name}
+          required
+          maxLength={100}
+          onValue={(value) => {
+            setName(value);
+            if (!usernameEdited) setUsername(suggestUsername(value));
+          }}
+        />
+      </Field>
+      <Field label="Username" id="bot-username" hint={`Its address will be ${username || "username"}-bot@${props.host}.`}>
+        <TextInput
+          id="bot-username"
+          value={username}
+          required
+          maxLength={60}
+          autocomplete="off"
+          onValue={(value) => {
+            setUsername(value);
+            setUsernameEdited(true);
+          }}
+        />
+      </Field>
+      {type === BotType.OUTGOING_WEBHOOK && (
+        <div class="form-grid">
+          <Field label="Endpoint URL" id="bot-endpoint-url" hint="Where the server posts the messages.">
+            <TextInput id="bot-endpoint-url" type="url" value={endpoint} required placeholder="https://" onValue={setEndpoint} />
+          </Field>
+          <Field label="Format" id="bot-format">
+            <Select id="bot-format" value={format} options={FORMAT_OPTIONS} onValue={setFormat} />
+          </Field>
+        </div>
+      )}
+    </FormDialog>
   );
 }

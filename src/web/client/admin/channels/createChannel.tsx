@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
-import { Button, Checkbox, Dialog, Field, Notice, Select, TextArea, TextInput, errorText } from "../../ui/components";
+import { Checkbox, errorText, Field, FormDialog, Select, TextArea, TextInput } from "../../ui/components";
 import { PRIVACY_OPTIONS, type Privacy } from "./types";
 
 /**
@@ -58,33 +58,18 @@ export function CreateChannelDialog(props: { open: boolean; existingNames: strin
   };
 
   return (
-    <Dialog
-      title="Create a channel"
-      open={props.open}
-      onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-channel" busy={busy}>
-            Create channel
-          </Button>
-        </>
-      }
-    >
-      <form id="create-channel" onSubmit={submit}>
-        {error && <Notice kind="error">{error}</Notice>}
-        <Field label="Channel name" id="channel-name">
-          <TextInput id="channel-name" value={name} required maxLength={60} onValue={setName} />
-        </Field>
-        <Field label="Description" id="channel-description" hint="Markdown; shown under the channel's name.">
-          <TextArea id="channel-description" value={description} onValue={setDescription} />
-        </Field>
-        <Field label="Who can access it" id="channel-privacy" hint={PRIVACY_OPTIONS.find((option) => option.value === privacy)?.hint}>
-          <Select id="channel-privacy" value={privacy} options={PRIVACY_OPTIONS} onValue={setPrivacy} />
-        </Field>
-        <Checkbox id="channel-default" label="Default channel" hint="New members are subscribed to it. Private channels cannot be default." checked={isDefault && !isPrivate} disabled={isPrivate} onChecked={setIsDefault} />
-        <Checkbox id="channel-announce" label="Announce it" hint="The notification bot posts about it in the new-channel announcements channel, if there is one." checked={announce} onChecked={setAnnounce} />
-      </form>
-    </Dialog>
+    <FormDialog id="create-channel" title="Create a channel" submitLabel="Create channel" open={props.open} busy={busy} error={error} onClose={close} onSubmit={submit}>
+      <Field label="Channel name" id="channel-name">
+        <TextInput id="channel-name" value={name} required maxLength={60} onValue={setName} />
+      </Field>
+      <Field label="Description" id="channel-description" hint="Markdown; shown under the channel's name.">
+        <TextArea id="channel-description" value={description} onValue={setDescription} />
+      </Field>
+      <Field label="Who can access it" id="channel-privacy" hint={PRIVACY_OPTIONS.find((option) => option.value === privacy)?.hint}>
+        <Select id="channel-privacy" value={privacy} options={PRIVACY_OPTIONS} onValue={setPrivacy} />
+      </Field>
+      <Checkbox id="channel-default" label="Default channel" hint="New members are subscribed to it. Private channels cannot be default." checked={isDefault && !isPrivate} disabled={isPrivate} onChecked={setIsDefault} />
+      <Checkbox id="channel-announce" label="Announce it" hint="The notification bot posts about it in the new-channel announcements channel, if there is one." checked={announce} onChecked={setAnnounce} />
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
-import { Button, Dialog, errorText, Field, Notice, TextArea, TextInput, toast } from "../../ui/components";
+import { errorText, Field, FormDialog, TextArea, TextInput, toast } from "../../ui/components";
 import { navigate } from "../../ui/router";
 import { MemberChooser, SubgroupChooser } from "./members";
 import type { GroupsData } from "./index";
@@ -41,30 +41,15 @@ export function CreateGroupDialog(props: { open: boolean; onClose: () => void; d
   }
 
   return (
-    <Dialog
-      title="New user group"
-      open={props.open}
-      onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-group" busy={busy}>
-            Create group
-          </Button>
-        </>
-      }
-    >
-      <form id="create-group" onSubmit={create}>
-        {error && <Notice kind="error">{error}</Notice>}
-        <Field label="Name" id="group-name" hint="How people mention it: @*name*.">
-          <TextInput id="group-name" value={name} onValue={setName} required maxLength={100} />
-        </Field>
-        <Field label="Description" id="group-description">
-          <TextArea id="group-description" value={description} onValue={setDescription} />
-        </Field>
-        <MemberChooser id="group-members" users={props.data.users} chosen={members} onAdd={(id) => setMembers([...members, id])} onRemove={(id) => setMembers(members.filter((each) => each !== id))} />
-        <SubgroupChooser id="group-subgroups" groups={props.data.groups} chosen={subgroups} onAdd={(id) => setSubgroups([...subgroups, id])} onRemove={(id) => setSubgroups(subgroups.filter((each) => each !== id))} />
-      </form>
-    </Dialog>
+    <FormDialog id="create-group" title="New user group" submitLabel="Create group" open={props.open} busy={busy} error={error} onClose={close} onSubmit={create}>
+      <Field label="Name" id="group-name" hint="How people mention it: @*name*.">
+        <TextInput id="group-name" value={name} onValue={setName} required maxLength={100} />
+      </Field>
+      <Field label="Description" id="group-description">
+        <TextArea id="group-description" value={description} onValue={setDescription} />
+      </Field>
+      <MemberChooser id="group-members" users={props.data.users} chosen={members} onAdd={(id) => setMembers([...members, id])} onRemove={(id) => setMembers(members.filter((each) => each !== id))} />
+      <SubgroupChooser id="group-subgroups" groups={props.data.groups} chosen={subgroups} onAdd={(id) => setSubgroups([...subgroups, id])} onRemove={(id) => setSubgroups(subgroups.filter((each) => each !== id))} />
+    </FormDialog>
   );
 }
