@@ -1,7 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
-import { Button, Checkbox, errorText, Field, Loaded, Notice, Select, toast, useLoad } from "../../ui/components";
+import { Checkbox, errorText, Field, Loaded, Notice, Select, toast, useLoad } from "../../ui/components";
+import { SaveBar } from "../shared/saveBar";
 import { loadRealmState } from "../shared/realmState";
 import { DEFAULT_SECTIONS } from "./defaultFields";
 
@@ -63,27 +64,7 @@ function DefaultsForm({ saved, reload }: { saved: Defaults; reload: () => void }
           </div>
         </section>
       ))}
-      <div class="card" style={changed.length > 0 ? STICKY : undefined}>
-        <div class="card-body spread">
-          <span class="muted small" aria-live="polite">
-            {changed.length === 0 ? "No unsaved changes." : `${changed.length} unsaved ${changed.length === 1 ? "change" : "changes"}.`}
-          </span>
-          <div class="row">
-            {changed.length > 0 && <Button onClick={() => setValues(saved)}>Undo changes</Button>}
-            <Button variant="primary" type="submit" disabled={changed.length === 0} busy={busy}>
-              Save defaults
-            </Button>
-          </div>
-        </div>
-        {error && (
-          <div class="card-foot">
-            <Notice kind="error">{error}</Notice>
-          </div>
-        )}
-      </div>
+      <SaveBar changed={changed.length} busy={busy} error={error} saveLabel="Save defaults" onUndo={() => setValues(saved)} />
     </form>
   );
 }
-
-/** With unsaved changes the save bar stays in view while scrolling. */
-const STICKY = { position: "sticky", bottom: "12px", zIndex: 5 } as const;

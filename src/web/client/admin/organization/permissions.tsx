@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
-import { Button, Checkbox, errorText, Field, Loaded, Notice, Select, TextInput, toast, useLoad } from "../../ui/components";
+import { Checkbox, errorText, Field, Loaded, Select, TextInput, toast, useLoad } from "../../ui/components";
 import type { Me } from "../../ui/me";
 import { GroupSettingPicker, loadGroupSettingChoices, systemGroupsAllowedBy, type GroupSettingChoices, type GroupSettingValue } from "../shared/groupSettingPicker";
+import { SaveBar } from "../shared/saveBar";
 import { loadRealmState, realmGroupSetting, sameGroupSetting, type RealmState } from "../shared/realmState";
 import { GROUP_SETTING_SECTIONS, TIME_LIMITS } from "./permissionFields";
 import { TimeLimitSelect } from "./timeLimit";
@@ -210,36 +211,10 @@ function PermissionsForm(props: { me: Me; realm: RealmState; choices: GroupSetti
         </div>
       </section>
 
-      <div class="card save-bar" style={changed.length > 0 ? STICKY : undefined}>
-        <div class="card-body spread">
-          <span class="muted small" aria-live="polite">
-            {changed.length === 0 ? "No unsaved changes." : `${changed.length} unsaved ${changed.length === 1 ? "change" : "changes"}.`}
-          </span>
-          <div class="row">
-            {changed.length > 0 && (
-              <Button
-                onClick={() => {
-                  setValues(saved);
-                  setError(null);
-                }}
-              >
-                Undo changes
-              </Button>
-            )}
-            <Button variant="primary" type="submit" disabled={changed.length === 0} busy={busy}>
-              Save changes
-            </Button>
-          </div>
-        </div>
-        {error && (
-          <div class="card-foot">
-            <Notice kind="error">{error}</Notice>
-          </div>
-        )}
-      </div>
+      <SaveBar changed={changed.length} busy={busy} error={error} saveLabel="Save changes" onUndo={() => {
+          setValues(saved);
+          setError(null);
+        }} />
     </form>
   );
 }
-
-/** With unsaved changes the save bar stays in view while scrolling. */
-const STICKY = { position: "sticky", bottom: "12px", zIndex: 5 } as const;
