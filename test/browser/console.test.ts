@@ -25,6 +25,15 @@ describeInBrowser("the admin console's frame", () => {
     await page.getByRole("heading", { name: "People" }).waitFor();
     await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     await screenshots(page, "admin-people");
+    // Search by name or e-mail, any case; clearing it shows everyone again.
+    await page.getByLabel("Search people").fill("MONA");
+    await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor({ state: "detached" });
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await page.getByLabel("Search people").fill("gus.guest@");
+    await page.locator(`tr[data-user-id="${org.guest.id}"]`).waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await page.getByLabel("Search people").fill("");
+    await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

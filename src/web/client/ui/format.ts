@@ -35,3 +35,9 @@ export const initials = (name: string) =>
     .slice(0, 2)
     .map((word) => word[0]!.toUpperCase())
     .join("") || "?";
+
+/** Whether any of the texts holds what was typed in a list's search box, ignoring case; nothing typed matches all. */
+export function matchesSearch(search: string, texts: Array<string | null | undefined>): boolean {
+  const needle = search.trim().toLowerCase();
+  return needle === "" || texts.some((text) => (text ?? "").toLowerCase().includes(needle));
+}

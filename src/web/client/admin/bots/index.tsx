@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
 import { Avatar, Badge, Button, Empty, ListFilter, Loaded, PageHead, useAction, useLoad } from "../../ui/components";
+import { matchesSearch } from "../../ui/format";
 import { CreateBotDialog } from "./createBot";
 import { CredentialsDialog } from "./credentials";
 import { BOT_TYPE_NAMES, type BotRow, type BotService } from "./types";
@@ -72,11 +73,10 @@ export default function BotsSection({ server }: SectionProps) {
         />
         <Loaded state={state}>
           {(bots) => {
-            const needle = search.trim().toLowerCase();
             const matching = bots.filter(
               (bot) =>
                 (filter === "all" || bot.is_active === (filter === "active")) &&
-                (needle === "" || [bot.full_name, bot.email, bot.owner_name ?? ""].some((text) => text.toLowerCase().includes(needle))),
+                matchesSearch(search, [bot.full_name, bot.email, bot.owner_name]),
             );
             if (bots.length === 0) return <Empty>No bots yet. Create one to connect a program or an integration.</Empty>;
             if (matching.length === 0) return <Empty>No bot matches.</Empty>;

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import { Badge, Button, Empty, ListFilter, Loaded, PageHead, toast, useAction, useLoad } from "../../ui/components";
 import { Icon } from "../../ui/icons";
+import { matchesSearch } from "../../ui/format";
 import { CreateChannelDialog } from "./createChannel";
 import { ALL_CHANNELS, PRIVACY_NAMES, privacyOf, type Channel } from "./types";
 
@@ -47,11 +48,10 @@ export function ChannelList() {
         />
         <Loaded state={state}>
           {(channels) => {
-            const needle = search.trim().toLowerCase();
             const shown = channels.filter(
               (channel) =>
                 (filter === "all" || channel.is_archived === (filter === "archived")) &&
-                (needle === "" || channel.name.toLowerCase().includes(needle) || channel.description.toLowerCase().includes(needle)),
+                matchesSearch(search, [channel.name, channel.description]),
             );
             if (channels.length === 0) return <Empty>No channels yet.</Empty>;
             if (shown.length === 0) return <Empty>No channel matches.</Empty>;

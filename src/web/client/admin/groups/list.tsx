@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import { Badge, Button, Empty, ListFilter, PageHead, useAction } from "../../ui/components";
+import { matchesSearch } from "../../ui/format";
 import { describeGroupSetting, groupLabel, type GroupSettingValue, type PickerGroup } from "../shared/groupSettingPicker";
 import { CreateGroupDialog } from "./create";
 import type { GroupsData } from "./index";
@@ -25,11 +26,10 @@ export function GroupList({ data, reload }: { data: GroupsData; reload: () => vo
   const [creating, setCreating] = useState(false);
   const { busy, run } = useAction();
   const groups = data.groups as UserGroup[];
-  const needle = search.trim().toLowerCase();
   const named = groups
     .filter((group) => !group.is_system_group)
     .filter((group) => filter === "all" || group.deactivated === (filter === "deactivated"))
-    .filter((group) => needle === "" || group.name.toLowerCase().includes(needle) || group.description.toLowerCase().includes(needle))
+    .filter((group) => matchesSearch(search, [group.name, group.description]))
     .sort((a, b) => a.name.localeCompare(b.name));
   const system = groups.filter((group) => group.is_system_group && group.name !== "role:internet" && group.name !== "role:nobody");
   const change = (key: string, action: () => Promise<unknown>, done: string) => run(key, action, done).then((ok) => ok && reload());

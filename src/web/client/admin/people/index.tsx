@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import type { SectionProps } from "../../ui/app";
 import { Avatar, Badge, Button, Empty, ListFilter, Loaded, PageHead, Select, useAction, useLoad } from "../../ui/components";
-import { formatAgo } from "../../ui/format";
+import { formatAgo, matchesSearch } from "../../ui/format";
 import { ROLE_NAMES } from "../../ui/me";
 import { PasswordResetDialog } from "./passwordReset";
 
@@ -68,11 +68,10 @@ export default function PeopleSection({ me }: SectionProps) {
         />
         <Loaded state={state}>
           {({ people, lastActive }) => {
-            const needle = search.trim().toLowerCase();
             const shown = people.filter(
               (person) =>
                 (filter === "all" || person.is_active === (filter === "active")) &&
-                (needle === "" || person.full_name.toLowerCase().includes(needle) || (person.delivery_email ?? person.email).toLowerCase().includes(needle)),
+                matchesSearch(search, [person.full_name, person.delivery_email ?? person.email]),
             );
             if (shown.length === 0) return <Empty>Nobody matches.</Empty>;
             return (
