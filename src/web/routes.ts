@@ -4,14 +4,14 @@ import { findOrganization } from "../reads/organization";
 import { assetRoutes } from "./assets/routes";
 import { joinRoutes } from "./invite/routes";
 import { passwordResetPageRoutes } from "./passwordReset/routes";
-import { homeOf, redirect, signedInUser } from "./session";
+import { redirect, signedInUser } from "./session";
 import { setupRoutes } from "./setup/routes";
 import { appShell } from "./shell";
 import { signInRoutes } from "./signIn/routes";
 
 /**
- * The browser side: first-run setup until the organization exists, then sign-in, the admin
- * console for owners and administrators, and everyone's own settings. The areas are bundled
+ * The browser side: first-run setup until the organization exists, then sign-in, the chat at
+ * `/` for everyone, the admin console for owners and administrators, and everyone's own settings. The areas are bundled
  * pages (web/client/) that call /api/v1 with the session; what they may do is the API's to say.
  */
 
@@ -24,8 +24,8 @@ export const webRoutes = new Elysia()
     "/",
     ({ request }) => {
       if (!findOrganization()) return redirect("/setup/");
-      const user = signedInUser(request);
-      return redirect(user ? homeOf(user) : "/login");
+      if (!signedInUser(request)) return redirect("/login");
+      return appShell("chat", "Parley");
     },
     AnyPath,
   )

@@ -2,7 +2,6 @@ import { startSession } from "../actions/sessions";
 import type { User } from "../db/users";
 import { clientAddress } from "../http/rateLimit";
 import { clearedSessionCookies, currentSession, sessionCookies, sessionTokenOf } from "../http/session";
-import { isAdministrator } from "../model/roles";
 
 /** What the browser areas share about who is signed in, and where each kind of person lands. */
 
@@ -20,8 +19,8 @@ export const redirect = (location: string, cookies: string[] = []) => {
   return new Response(null, { status: 303, headers });
 };
 
-/** Administrators land on the console; everyone else on their own settings (the chat, later). */
-export const homeOf = (user: User) => (isAdministrator(user.role) ? "/admin/" : "/settings/");
+/** Everyone lands in the chat; the console and settings are a click away from it. */
+export const homeOf = (_user: User) => "/";
 
 /** Only a path on this server: `next=https://elsewhere` must not turn sign-in into a redirector. */
 export const safeNext = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : undefined);

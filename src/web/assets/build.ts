@@ -9,7 +9,7 @@ import { join } from "node:path";
 export const CLIENT_DIR = join(import.meta.dir, "..", "client");
 
 /** The page areas: each is a folder of web/client/ with a main.tsx. */
-export const ENTRIES = ["setup", "admin", "settings"] as const;
+export const ENTRIES = ["setup", "admin", "settings", "chat"] as const;
 export type Entry = (typeof ENTRIES)[number];
 
 export const STYLESHEET = "ui/styles.css";

@@ -36,9 +36,14 @@ function encode(params: Params): URLSearchParams {
   return form;
 }
 
-export async function api<T = Record<string, unknown>>(method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, params: Params | FormData = {}): Promise<T> {
+export async function api<T = Record<string, unknown>>(
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
+  path: string,
+  params: Params | FormData = {},
+  options: { signal?: AbortSignal } = {},
+): Promise<T> {
   let url = `/api/v1${path}`;
-  const init: RequestInit = { method, credentials: "same-origin", headers: { "x-csrf-token": csrfToken(), accept: "application/json" } };
+  const init: RequestInit = { method, credentials: "same-origin", headers: { "x-csrf-token": csrfToken(), accept: "application/json" }, signal: options.signal };
   if (params instanceof FormData) init.body = params;
   else if (method === "GET") {
     const query = encode(params).toString();
@@ -48,9 +53,11 @@ export async function api<T = Record<string, unknown>>(method: "GET" | "POST" | 
   try {
     response = await fetch(url, init);
   } catch {
+    if (options.signal?.aborted) throw new ApiFailure("The request was cancelled.", "ABORTED", 0, {});
     throw new ApiFailure("The server cannot be reached. Check your connection and try again.", "NETWORK", 0, {});
   }
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  // A reply cut off mid-body (the server went away) counts as unreachable, not as an answer.
+  const body = (await response.json().catch(() => (response.ok ? { result: "error", code: "NETWORK", msg: "The server's answer was cut off." } : {}))) as Record<string, unknown>;
   if (response.status === 401 && body.code === "UNAUTHORIZED") {
     // The session ended (expired, revoked, signed out elsewhere): back to sign-in, then here.
     location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
