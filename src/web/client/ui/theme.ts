@@ -20,14 +20,19 @@ export function applyColorScheme(scheme: number) {
   }
 }
 
-/** Applies the remembered scheme now and the server's once it answers. */
-export function followColorScheme() {
+/** The scheme this browser last saw, applied before the server answers so the page does not flash. */
+export function applyRememberedColorScheme() {
   try {
     const remembered = Number(localStorage.getItem(STORAGE_KEY));
     if (remembered) applyColorScheme(remembered);
   } catch {
     // As above.
   }
+}
+
+/** Applies the remembered scheme now and the server's once it answers. */
+export function followColorScheme() {
+  applyRememberedColorScheme();
   snapshot<{ user_settings: { color_scheme: number } }>({ fetch_event_types: ["user_settings"], client_capabilities: { user_settings_object: true } }).then(
     ({ user_settings }) => applyColorScheme(user_settings.color_scheme),
     () => undefined,

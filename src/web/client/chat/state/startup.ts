@@ -6,6 +6,7 @@ import { settleStored } from "./echo";
 import { applyEvents, dropHeldEvents } from "./events";
 import { refetchAll } from "./messages";
 import { currentList, followUrl } from "./place";
+import { forgetTopics } from "./topics";
 import { loadSnapshot } from "./store";
 import { loadUnreads } from "./unreads";
 
@@ -22,6 +23,7 @@ export function startChatState(onReady: () => void) {
         dropHeldEvents();
         loadSnapshot(snapshot);
         loadUnreads(snapshot.unread_msgs, snapshot.user_id);
+        if (!first) forgetTopics();
       });
       applyColorScheme(snapshot.user_settings.color_scheme);
       if (first) {
