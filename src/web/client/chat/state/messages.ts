@@ -196,6 +196,8 @@ export function addLiveMessage(message: Message) {
     if (!belongs || !list.foundNewest.value || list.ids.value.includes(message.id)) continue;
     list.ids.value = trimOldest(list, sortedUnion(list.ids.value, [message.id]));
   }
+  // Messages no list holds (trimmed, or in no kept narrow) go once there are enough of them.
+  if (messages.size > (lists.size + 1) * MAX_LOADED) collectUnreferenced();
   messagesVersion.value++;
 }
 
