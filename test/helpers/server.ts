@@ -72,10 +72,10 @@ export class TestServer {
     return server;
   }
 
-  private async launch() {
+  private async launch(port = 0) {
     this.output = "";
     const init = this.init ? ["--init"] : [];
-    const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", ...init, "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", "0"], {
+    const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", ...init, "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", String(port)], {
       cwd: this.options.cwd,
       env: { ...process.env, PARLEY_LOG_LEVEL: "info", ...this.options.env },
       stdin: "ignore",
@@ -133,6 +133,12 @@ export class TestServer {
   async restart(signal: "SIGTERM" | "SIGKILL" = "SIGTERM") {
     await this.stop(signal);
     await this.launch();
+  }
+
+  /** Starts again at the same address, as an upgraded or restarted server comes back for its open pages. */
+  async startAgainOnSamePort() {
+    if (this.process) throw new Error("The server is still running");
+    await this.launch(Number(new URL(this.url).port));
   }
 
   /** Stops the server and deletes its data dir. */
