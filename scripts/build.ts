@@ -11,6 +11,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { describeFirstLoad } from "../src/web/assets/budget";
 import { buildWebAssets } from "../src/web/assets/build";
 import { MAX_REQUEST_HEAD_BYTES } from "../src/http/requestSize";
 
@@ -18,6 +19,8 @@ const ROOT = join(import.meta.dir, "..");
 const { values } = parseArgs({ options: { outfile: { type: "string", default: "dist/parley" }, target: { type: "string" } } });
 
 const bundle = await buildWebAssets();
+// The bundle is refused above the budget; below it, the figure is worth seeing at each build.
+if (bundle.chatFirstLoad) console.log(describeFirstLoad(bundle.chatFirstLoad));
 const work = join(ROOT, ".build");
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });

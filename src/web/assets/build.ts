@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { assertWithinBudget, gzipSize, measureFirstLoad, staticClosure, type FirstLoad } from "./budget";
 
 /**
  * The browser code (web/client/) bundled by Bun's bundler: one script per page area, chunks
@@ -26,6 +27,8 @@ export interface AssetBundle {
   /** Per entry, the path of its script; and the stylesheet's path. */
   scripts: Record<Entry, string>;
   stylesheet: string;
+  /** The chat's first load (web/assets/budget.ts), measured when bundled; absent when handed in built. */
+  chatFirstLoad?: FirstLoad;
 }
 
 export async function buildWebAssets(): Promise<AssetBundle> {
@@ -38,6 +41,8 @@ export async function buildWebAssets(): Promise<AssetBundle> {
     minify: true,
     naming: { entry: "[dir]/[name]-[hash].[ext]", chunk: "chunks/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
     define: { "process.env.NODE_ENV": '"production"' },
+    // Which chunks each script imports statically, for the first-load budget.
+    metafile: true,
     throw: false,
   });
   if (!result.success) throw new Error(`Bundling the web pages failed:\n${result.logs.map(String).join("\n")}`);
@@ -55,5 +60,14 @@ export async function buildWebAssets(): Promise<AssetBundle> {
   }
   for (const entry of ENTRIES) if (!scripts[entry]) throw new Error(`Bundling the web pages made no script for '${entry}'`);
   if (!stylesheet) throw new Error(`Bundling the web pages made no stylesheet: ${result.outputs.map((o) => `${o.kind} ${o.path}`).join(", ")}`);
-  return { files, scripts: scripts as Record<Entry, string>, stylesheet };
+  if (!result.metafile) throw new Error("Bundling the web pages gave no metafile");
+  const chatFirstLoad = measureChatFirstLoad(result.metafile, files, scripts.chat!, stylesheet);
+  assertWithinBudget(chatFirstLoad);
+  return { files, scripts: scripts as Record<Entry, string>, stylesheet, chatFirstLoad };
+}
+
+function measureChatFirstLoad(metafile: Bun.BuildMetafile, files: AssetFile[], script: string, stylesheet: string): FirstLoad {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const loaded = [...staticClosure(metafile, script), stylesheet];
+  return measureFirstLoad(loaded.map((path) => ({ path, gzipBytes: gzipSize(byPath.get(path)!.body) })));
 }
