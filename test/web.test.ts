@@ -254,10 +254,11 @@ describe("setting up", () => {
 });
 
 describe("signing in on the page", () => {
-  test("starts a browser session: an HttpOnly cookie, a CSRF cookie, and the way to the console", async () => {
+  test("starts a browser session: an HttpOnly cookie, a CSRF cookie, and the way to the chat", async () => {
     const response = await signIn(OWNER.email.toUpperCase(), OWNER.password);
     expect(response.status).toBe(303);
-    expect(response.headers.location).toBe("/admin/");
+    // Everyone, the owner too, lands in the chat; the console is a link away.
+    expect(response.headers.location).toBe("/");
     const cookies = response.headers["set-cookie"]!;
     const session = cookies.find((cookie) => cookie.startsWith("parley_session="))!;
     const csrf = cookies.find((cookie) => cookie.startsWith("parley_csrf="))!;

@@ -16,12 +16,13 @@ afterAll(async () => {
 });
 
 describeInBrowser("the admin console's frame", () => {
-  test("an administrator signs in and lands on People, which lists everyone", async () => {
+  test("an administrator signs in to the chat, opens the console and lands on People, which lists everyone", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await signIn(page, org.server.url, org.admin.email, org.admin.password);
-    expect(new URL(page.url()).pathname).toBe("/admin/");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.goto(`${org.server.url}/admin/`);
     await page.getByRole("heading", { name: "People" }).waitFor();
     await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     await screenshots(page, "admin-people");
@@ -45,6 +46,7 @@ describeInBrowser("the person's colour scheme", () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await signIn(page, org.server.url, org.admin.email, org.admin.password);
+    await page.goto(`${org.server.url}/admin/`);
     await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
     await page.locator(`tr[data-user-id="${org.member.id}"]`).waitFor();
     await screenshots(page, "admin-people-dark");

@@ -49,6 +49,7 @@ async function onInvitations(server: TestServer, email: string, password: string
   const errors = collectPageErrors(page);
   page.on("dialog", (dialog) => void dialog.accept());
   await signIn(page, server.url, email, password);
+  await page.goto(`${server.url}/admin/`);
   await page.getByRole("link", { name: "Invitations" }).click();
   await page.getByRole("heading", { name: "Invitations" }).waitFor();
   await page.getByRole("heading", { name: "Pending" }).waitFor();

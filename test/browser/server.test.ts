@@ -43,6 +43,7 @@ async function onServerSection(person: Person, options: { dark?: boolean } = {})
   const errors = collectPageErrors(page);
   page.on("dialog", (dialog) => void dialog.accept());
   await signIn(page, org.server.url, person.email, person.password);
+  await page.goto(`${org.server.url}/admin/`);
   await page.getByRole("link", { name: "Server" }).click();
   await page.getByRole("heading", { name: "Server", exact: true }).waitFor();
   await page.getByRole("group", { name: "Messages" }).waitFor();
@@ -187,6 +188,7 @@ describeInBrowser("the Server section", () => {
         : route.continue(),
     );
     await signIn(page, org.server.url, org.owner.email, org.owner.password);
+    await page.goto(`${org.server.url}/admin/`);
     await page.getByRole("link", { name: "Server" }).click();
     const card = page.locator("section", { has: page.getByRole("heading", { name: "Mail server" }) });
     await card.getByText("Set by the server's environment").waitFor();

@@ -6,7 +6,7 @@ import { png } from "../helpers/images";
 import { ok, seedOrg, type Org } from "../helpers/seed";
 
 /**
- * Everyone's own settings page, clicked through as a member would: name, picture, theme,
+ * Everyone's own settings page, clicked through as a member would: name, picture, status, theme,
  * notifications, password, API key and zuliprc, sessions, saved snippets. What the page shows
  * is checked, and what the server then holds, through the API.
  */
@@ -56,10 +56,15 @@ afterAll(async () => {
 });
 
 describeInBrowser("a member's own settings", () => {
-  test("signing in lands on the Profile; the name changes and the sidebar follows", async () => {
+  test("signing in lands in the chat; the settings open on the Profile; the name changes and the sidebar follows", async () => {
     await signIn(page, org.server.url, org.member.email, password);
-    expect(new URL(page.url()).pathname).toBe("/settings/");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.goto(`${org.server.url}/settings/`);
     await page.getByRole("heading", { name: "Profile", level: 1 }).waitFor();
+    // The way back to the chat heads the sidebar.
+    const first = page.locator(".sidebar .nav a").first();
+    expect(await first.textContent()).toBe("Chat");
+    expect(await first.getAttribute("href")).toBe("/");
     // Members have no way into the console from here.
     expect(await page.getByRole("link", { name: "Administration" }).count()).toBe(0);
     expect(await page.getByLabel("E-mail address").inputValue()).toBe(org.member.email);
@@ -92,6 +97,56 @@ describeInBrowser("a member's own settings", () => {
     expect(await page.locator(".card img.avatar-lg").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
     await page.getByRole("button", { name: "Remove picture" }).waitFor();
     await screenshots(page, "settings-profile");
+  });
+
+  test("a status is set with an emoji, refused with the server's reason for an unknown one, marked away, and cleared", async () => {
+    const statusOf = async () => ok(await memberApi().get(`/users/${org.member.id}/status`)).status;
+    await open("Status");
+    const now = page.locator(".card-head .me-text");
+    await now.getByText("No status set").waitFor();
+    await page.getByLabel("Status text").fill("On a beach");
+    await page.getByLabel("Emoji", { exact: true }).fill("no_such_emoji_here");
+    await page.getByRole("button", { name: "Save status" }).click();
+    await page.getByRole("alert").filter({ hasText: "Emoji 'no_such_emoji_here' does not exist" }).waitFor();
+    expect(await statusOf()).toEqual({});
+    // The name as typed in a message, between colons, is taken too.
+    await page.getByLabel("Emoji", { exact: true }).fill(":palm_tree:");
+    await page.getByRole("button", { name: "Save status" }).click();
+    await toast("Your status was saved.");
+    expect(await statusOf()).toEqual({ status_text: "On a beach", emoji_name: "palm_tree", emoji_code: "1f334", reaction_type: "unicode_emoji" });
+    // Shown beside the name: the emoji itself, then the text.
+    const glyph = now.getByRole("img", { name: "palm_tree" });
+    await glyph.waitFor();
+    expect(await glyph.textContent()).toBe("\u{1f334}");
+    await now.getByText("On a beach").waitFor();
+    expect(await page.getByLabel("Emoji", { exact: true }).inputValue()).toBe("palm_tree");
+
+    // Over 60 characters is said before anything is sent.
+    await page.getByLabel("Status text").fill("x".repeat(61));
+    await page.getByText("A status may have at most 60 characters.").waitFor();
+    expect(await page.getByRole("button", { name: "Save status" }).isDisabled()).toBe(true);
+    await page.getByLabel("Status text").fill("On a beach");
+
+    // Away is Privacy's "Show when I am online", turned off: both say so.
+    await page.getByLabel("Appear away").check();
+    await toast("You appear away.");
+    expect(await statusOf()).toMatchObject({ away: true, status_text: "On a beach" });
+    expect((await settingsOf()).presence_enabled).toBe(false);
+    await screenshots(page, "settings-status");
+    await open("Privacy");
+    expect(await page.locator("#setting-presence_enabled").isChecked()).toBe(false);
+    await open("Status");
+    expect(await page.getByLabel("Appear away").isChecked()).toBe(true);
+    await page.getByLabel("Appear away").uncheck();
+    await toast("You no longer appear away.");
+    expect((await settingsOf()).presence_enabled).toBe(true);
+
+    await page.getByRole("button", { name: "Clear status" }).click();
+    await toast("Your status was cleared.");
+    await now.getByText("No status set").waitFor();
+    expect(await statusOf()).toEqual({});
+    expect(await page.getByLabel("Status text").inputValue()).toBe("");
+    expect(await page.getByLabel("Emoji", { exact: true }).inputValue()).toBe("");
   });
 
   test("the theme changes the page at once, and is kept", async () => {
@@ -151,7 +206,8 @@ describeInBrowser("a member's own settings", () => {
     const fresh = await newContext(browser);
     const other = await fresh.newPage();
     await signIn(other, org.server.url, org.member.email, password);
-    expect(new URL(other.url()).pathname).toBe("/settings/");
+    expect(new URL(other.url()).pathname).toBe("/");
+    await other.goto(`${org.server.url}/settings/`);
     await other.getByRole("button", { name: "Sign out" }).click();
     await other.waitForURL((url) => url.pathname === "/login");
     await fresh.close();
@@ -238,10 +294,12 @@ describeInBrowser("a member's own settings", () => {
 });
 
 describeInBrowser("who reaches which area", () => {
-  test("a member visiting /admin/ is sent to their settings", async () => {
+  test("a member visiting /admin/ is sent to their settings, which lead back to the chat", async () => {
     await page.goto(`${org.server.url}/admin/people`);
     expect(new URL(page.url()).pathname).toBe("/settings/");
     await page.getByRole("heading", { name: "Profile", level: 1 }).waitFor();
+    await page.locator(".sidebar").getByRole("link", { name: "Chat" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
   });
 
   test("an administrator's settings link back to the console; in a dark browser the page is dark", async () => {
@@ -249,6 +307,8 @@ describeInBrowser("who reaches which area", () => {
     const adminPage = await dark.newPage();
     const adminErrors = collectPageErrors(adminPage);
     await signIn(adminPage, org.server.url, org.admin.email, org.admin.password);
+    expect(new URL(adminPage.url()).pathname).toBe("/");
+    await adminPage.goto(`${org.server.url}/admin/`);
     await adminPage.getByRole("link", { name: "My account" }).click();
     await adminPage.waitForURL((url) => url.pathname === "/settings/");
     await adminPage.getByRole("heading", { name: "Profile", level: 1 }).waitFor();
@@ -260,6 +320,9 @@ describeInBrowser("who reaches which area", () => {
     await adminPage.locator(".sidebar").getByRole("link", { name: "Administration" }).click();
     await adminPage.waitForURL((url) => url.pathname === "/admin/");
     await adminPage.getByRole("heading", { name: "People" }).waitFor();
+    // Both areas lead back to the chat.
+    await adminPage.locator(".sidebar").getByRole("link", { name: "Chat" }).click();
+    await adminPage.waitForURL((url) => url.pathname === "/");
     expect(adminErrors).toEqual([]);
     await dark.close();
   });

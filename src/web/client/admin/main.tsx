@@ -19,5 +19,8 @@ startArea(
     { path: "/admin/organization", label: "Settings", icon: "settings", component: OrganizationSection },
     { path: "/admin/server", label: "Server", icon: "server", component: ServerSection, group: "Server" },
   ],
-  [{ path: "/settings/", label: "My account", icon: "user", group: "You", reload: true }],
+  [
+    { path: "/", label: "Chat", icon: "chat", reload: true, top: true },
+    { path: "/settings/", label: "My account", icon: "user", group: "You", reload: true },
+  ],
 );

@@ -1,4 +1,5 @@
 import { startArea } from "../ui/app";
+import type { NavItem } from "../ui/frame";
 import ApiKeySection from "./apiKey";
 import DisplaySection from "./display";
 import NotificationsSection from "./notifications";
@@ -7,6 +8,7 @@ import PrivacySection from "./privacy";
 import ProfileSection from "./profile";
 import SessionsSection from "./sessions";
 import SnippetsSection from "./snippets";
+import StatusSection from "./status";
 import { loadUserSettings } from "./userSettings";
 
 /** A person's own settings: every signed-in person has this area, one file per section. */
@@ -18,6 +20,7 @@ startArea(
   "Settings",
   [
     { path: "/settings/profile", label: "Profile", icon: "user", component: ProfileSection, group: "Your account" },
+    { path: "/settings/status", label: "Status", icon: "note", component: StatusSection },
     { path: "/settings/password", label: "Password", icon: "lock", component: PasswordSection },
     { path: "/settings/notifications", label: "Notifications", icon: "bell", component: NotificationsSection, group: "Preferences" },
     { path: "/settings/display", label: "Display", icon: "eye", component: DisplaySection },
@@ -26,5 +29,9 @@ startArea(
     { path: "/settings/sessions", label: "Sessions", icon: "monitor", component: SessionsSection },
     { path: "/settings/snippets", label: "Saved snippets", icon: "note", component: SnippetsSection, group: "Messages" },
   ],
-  (me) => (me.is_admin ? [{ path: "/admin/", label: "Administration", icon: "settings", group: "Organization", reload: true }] : []),
+  (me) => {
+    const links: NavItem[] = [{ path: "/", label: "Chat", icon: "chat", reload: true, top: true }];
+    if (me.is_admin) links.push({ path: "/admin/", label: "Administration", icon: "settings", group: "Organization", reload: true });
+    return links;
+  },
 );

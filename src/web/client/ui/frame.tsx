@@ -15,13 +15,17 @@ export interface NavItem {
   group?: string;
   /** A link to another area: the browser loads it. */
   reload?: boolean;
+  /** Shown above the area's own sections (the way back to the chat). */
+  top?: boolean;
 }
 
 /** Sidebar and content; on a phone the sidebar is a drawer behind the menu button. */
 export function Frame(props: { me: Me; server: ServerInfo; area: string; nav: NavItem[]; children: ComponentChildren }) {
   const drawer = useSignal(false);
   const path = currentPath.value;
-  const current = props.nav.find((item) => path === item.path || path.startsWith(item.path.endsWith("/") ? item.path : `${item.path}/`));
+  const nav = [...props.nav.filter((item) => item.top), ...props.nav.filter((item) => !item.top)];
+  // A link into another area is never the page shown here (the chat's "/" would match every path).
+  const current = nav.find((item) => !item.reload && (path === item.path || path.startsWith(item.path.endsWith("/") ? item.path : `${item.path}/`)));
   return (
     <div class={`frame ${drawer.value ? "drawer-open" : ""}`} onClick={followLink}>
       <a class="sr-only" href="#main">
@@ -45,7 +49,7 @@ export function Frame(props: { me: Me; server: ServerInfo; area: string; nav: Na
           </span>
         </div>
         <nav class="nav">
-          {props.nav.map((item) => (
+          {nav.map((item) => (
             <>
               {item.group && <div class="nav-heading">{item.group}</div>}
               <a href={item.path} data-reload={item.reload || undefined} aria-current={item === current ? "page" : undefined}>
