@@ -104,7 +104,7 @@ describe("the compiled binary", () => {
     expect(response.headers.get("content-type")).toStartWith("text/html");
     expect(await response.text()).toContain("Sign in to Binary Org");
     const signIn = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ username: OWNER.email, password: OWNER.password }), redirect: "manual" });
-    expect(signIn.headers.get("location")).toBe("/admin/");
+    expect(signIn.headers.get("location")).toBe("/");
     const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
     const shell = await (await fetch(`${server.url}/admin/`, { headers: { cookie } })).text();
     const assets = [...shell.matchAll(/(?:src|href)="(\/static\/web\/[^"]+)"/g)].map((match) => match[1]);

@@ -96,7 +96,7 @@ describe("POST /invites", () => {
     const watchReferrer = await register(member, { event_types: ["message"] });
     const signedUp = await join(link, { full_name: "Nina New", password: "nina-password" });
     expect(signedUp.status).toBe(303);
-    expect(signedUp.location).toBe("/settings/");
+    expect(signedUp.location).toBe("/");
     const session = signedUp.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
     expect(session).toContain("parley_session=");
     const signedIn = await (await fetch(`${org.server.url}/api/v1/users/me`, { headers: { cookie: session } })).json();

@@ -44,17 +44,17 @@ afterAll(() => org.server.dispose());
 describe("signing in", () => {
   test("sets the session and CSRF cookies, and the session calls the API as that person", async () => {
     const browser = await signIn(org.server, org.member);
-    expect(browser.location).toBe("/settings/");
+    expect(browser.location).toBe("/");
     const me = ok(await json(await call(org.server, browser, "GET", "/api/v1/users/me")));
     expect(me.user_id).toBe(org.member.id);
   });
 
-  test("sends administrators to the console, and honours a local next path only", async () => {
-    expect((await signIn(org.server, org.admin)).location).toBe("/admin/");
-    expect((await signIn(org.server, org.owner)).location).toBe("/admin/");
+  test("sends everyone to the chat, and honours a local next path only", async () => {
+    expect((await signIn(org.server, org.admin)).location).toBe("/");
+    expect((await signIn(org.server, org.owner)).location).toBe("/");
     expect((await signIn(org.server, org.member, { next: "/settings/sessions" })).location).toBe("/settings/sessions");
     for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
-      expect((await signIn(org.server, org.member, { next })).location).toBe("/settings/");
+      expect((await signIn(org.server, org.member, { next })).location).toBe("/");
     }
   });
 

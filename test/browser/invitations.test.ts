@@ -95,7 +95,7 @@ describeInBrowser("with a mail server", () => {
     const [mail] = await mailsTo("nina.new@example.com");
     const link = /https?:\/\/\S+\/join\/\S+\//.exec(mail.text)![0];
     const invitee = await join(local(link), "Nina New", "nina-password");
-    expect(new URL(invitee.page.url()).pathname).toStartWith("/settings");
+    expect(new URL(invitee.page.url()).pathname).toBe("/");
     const me = await (await invitee.context.request.get(`${org.server.url}/api/v1/users/me`)).json();
     expect(me).toMatchObject({ full_name: "Nina New", role: 300 });
     const nina = await login(new ApiClient(org.server.url), "nina.new@example.com", "nina-password");
@@ -181,7 +181,7 @@ describeInBrowser("without a mail server", () => {
     await screenshots(page, "admin-invitations-links");
 
     const invitee = await join(local(first, noMail), "First Person", "first-password");
-    expect(new URL(invitee.page.url()).pathname).toStartWith("/settings");
+    expect(new URL(invitee.page.url()).pathname).toBe("/");
     const owner = await login(new ApiClient(noMail.url), OWNER.email, OWNER.password);
     const joined = ok(await owner.api.get("/users")).members.find((user: any) => user.full_name === "First Person");
     expect(joined.role).toBe(400);

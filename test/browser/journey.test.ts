@@ -105,7 +105,7 @@ describeInBrowser("from a fresh data dir to a bot posting", () => {
     await invitee.getByRole("heading", { name: /^Join / }).waitFor();
     await invitee.getByLabel("Your name").fill(INVITEE.name);
     await invitee.getByLabel("Password").fill(INVITEE.password);
-    await Promise.all([invitee.waitForURL((url) => url.pathname.startsWith("/settings/")), invitee.getByRole("button", { name: "Create my account" }).click()]);
+    await Promise.all([invitee.waitForURL((url) => url.pathname === "/"), invitee.getByRole("button", { name: "Create my account" }).click()]);
     const ivo = await login(new ApiClient(server.url), INVITEE.email, INVITEE.password);
     expect(ok(await ivo.api.get("/users/me"))).toMatchObject({ full_name: INVITEE.name, role: 400 });
 

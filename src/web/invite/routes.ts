@@ -4,7 +4,7 @@ import { ApiError } from "../../http/errors";
 import { findOrganization } from "../../reads/organization";
 import { viewInvitation } from "../../reads/invites";
 import { htmlResponse } from "../html";
-import { redirect, startBrowserSession } from "../session";
+import { homeOf, redirect, startBrowserSession } from "../session";
 import { joinPage, unusableInvitationPage } from "./page";
 
 // Optional fields, so a missing one re-renders the form with a message instead of a JSON error.
@@ -37,8 +37,8 @@ export const joinRoutes = new Elysia()
       const values = { email: body.email ?? "", full_name: body.full_name ?? "" };
       try {
         const user = await acceptInvitation(params.key, { email: body.email, fullName: values.full_name, password: body.password ?? "" });
-        // Signed in straight away: they just chose their password.
-        return redirect("/settings/", startBrowserSession(request, server, user));
+        // Signed in straight away, into the chat: they just chose their password.
+        return redirect(homeOf(user), startBrowserSession(request, server, user));
       } catch (error) {
         if (error instanceof InvitationUnusable) return htmlResponse(unusableInvitationPage(realm.name, error.reason), STATUS_OF_REASON[error.reason]);
         if (error instanceof ApiError) {

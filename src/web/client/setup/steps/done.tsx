@@ -18,7 +18,10 @@ export function DoneStep({ state }: StepProps) {
         </ul>
       </div>
       <div class="card-foot">
-        <a class="btn btn-primary" href="/admin/">
+        <a class="btn btn-primary" href="/">
+          Open the chat
+        </a>
+        <a class="btn" href="/admin/">
           Go to the admin console
         </a>
       </div>

@@ -4,7 +4,7 @@ import { Avatar, Button } from "../../../ui/components";
 import { Icon } from "../../../ui/icons";
 import { askNotificationPermission, notificationPermission } from "../../behaviour/notifications";
 import { currentNarrow, hashOf } from "../../state/place";
-import { me, userStatus } from "../../state/store";
+import { me, realm, userStatus } from "../../state/store";
 import { openDirectCompose } from "../compose/state";
 import { ChannelList } from "./ChannelList";
 import { DirectMessageList } from "./DirectMessageList";
@@ -21,6 +21,12 @@ export function Sidebar(props: { onNavigate: () => void }) {
   const menu = useSignal(false);
   return (
     <aside class="chat-sidebar" aria-label="Conversations" onClick={(event) => (event.target as Element).closest("a") && props.onNavigate()}>
+      <div class="chat-brand">
+        <span class="brand-mark" aria-hidden="true">
+          {realm.value.name.slice(0, 1).toUpperCase() || "P"}
+        </span>
+        <span class="chat-brand-name">{realm.value.name}</span>
+      </div>
       <nav class="chat-nav">
         <ViewLinks narrow={currentNarrow.value} />
         <ChannelList narrow={currentNarrow.value} />
