@@ -36,7 +36,7 @@ const shownIds = (page: Page) =>
   page.$$eval('[data-testid="message-list"] article[data-message-id]', (rows) => rows.map((element) => Number((element as HTMLElement).dataset.messageId)));
 
 /** Waits until `read` gives `expected` (the pages get there through events), else fails showing the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 8000) {
+async function eventually<T>(read: () => Promise<T>, expected: Awaited<T>, timeoutMs = 8000) {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!Bun.deepEquals(value, expected) && Date.now() < deadline) {
