@@ -330,6 +330,12 @@ async function narrowSwitches(browser: Browser, session: StorageState, org: Orga
 async function arrivals(browser: Browser, session: StorageState, org: Organization, count: number) {
   const { context, page, errors } = await freshPage(browser, session);
   await loadChat(page, org.url, errors, SELECTOR_TIMEOUT_MS);
+  // Everything read first, so the feed opens at its newest end and follows it, as a reader's does.
+  await page.evaluate(async () => {
+    const csrf = document.cookie.match(/parley_csrf=([^;]+)/)?.[1] ?? "";
+    await fetch("/api/v1/mark_all_as_read", { method: "POST", headers: { "x-csrf-token": csrf } });
+  });
+  await loadChat(page, org.url, errors, SELECTOR_TIMEOUT_MS);
   const cdp = await context.newCDPSession(page);
   const measure = async () => {
     await cdp.send("HeapProfiler.collectGarbage");
