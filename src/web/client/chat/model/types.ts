@@ -51,6 +51,7 @@ export interface Channel {
   stream_id: number;
   name: string;
   description: string;
+  rendered_description?: string;
   invite_only: boolean;
   is_archived?: boolean;
 }

@@ -2,10 +2,19 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { Icon } from "../../ui/icons";
 import type { Narrow } from "../model/narrow";
+import type { Channel } from "../model/types";
 import { goTo } from "../state/place";
 import { channels } from "../state/store";
 import { narrowTitle } from "./narrowTitle";
 import { searchFocus } from "./shortcuts";
+
+/** A channel's description as plain text: the server's rendering without its markup (the markdown source would show asterisks). */
+function descriptionText(channel: Channel): string {
+  if (!channel.rendered_description) return channel.description;
+  const template = document.createElement("template");
+  template.innerHTML = channel.rendered_description;
+  return (template.content.textContent ?? "").replace(/\s+/g, " ").trim();
+}
 
 /** The message column's head: where the person is, and the search that is itself a narrow. */
 export function Header(props: { narrow: Narrow; onMenu: () => void }) {
@@ -18,7 +27,8 @@ export function Header(props: { narrow: Narrow; onMenu: () => void }) {
   useEffect(() => {
     if (searchFocus.value) input.current?.focus();
   }, [searchFocus.value]);
-  const description = narrow.kind === "channel" && narrow.topic === undefined ? channels.value.get(narrow.channelId)?.description : undefined;
+  const channel = narrow.kind === "channel" && narrow.topic === undefined ? channels.value.get(narrow.channelId) : undefined;
+  const description = channel && descriptionText(channel);
 
   function submit(event: Event) {
     event.preventDefault();
