@@ -1,11 +1,14 @@
 import { Elysia, t } from "elysia";
 import { ApiError } from "../http/errors";
 import { readEmojiImage } from "../reads/realmEmoji";
+import { EXTRA_EMOJI_IMAGE_URL } from "../render/emoji";
+import { extraEmojiPng } from "../render/extraEmojiImage";
 import { SERVER_EMOJI_DATA_DIRECTORY, serverEmojiData } from "../render/serverEmojiData";
 
 /**
  * Files served without authentication, as the reference serves them: custom emoji images
- * (their URLs are not guessable) and the server emoji data the mobile app downloads.
+ * (their URLs are not guessable), the server emoji data the mobile app downloads, and the
+ * image of the built-in :zulip: emoji.
  */
 
 const notFound = () => new ApiError("NOT_FOUND", "File not found");
@@ -24,6 +27,9 @@ function imageResponse(realmId: string, fileName: string, still: boolean): Respo
 const FileParams = t.Object({ realm_id: t.String({ maxLength: 20 }), file_name: t.String({ maxLength: 200 }) });
 
 export const emojiFileRoutes = new Elysia()
+  .get(EXTRA_EMOJI_IMAGE_URL, () => new Response(extraEmojiPng(), { headers: { "content-type": "image/png", "cache-control": "public, max-age=86400", ...SAFE_FILE_HEADERS } }), {
+    query: t.Object({}),
+  })
   .get("/user_avatars/:realm_id/emoji/images/:file_name", ({ params }) => imageResponse(params.realm_id, params.file_name, false), {
     params: FileParams,
     query: t.Object({}),

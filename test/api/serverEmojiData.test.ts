@@ -128,3 +128,17 @@ describe("server_emoji_data_url", () => {
     expect(queryServer(org.server, "SELECT 1 FROM reactions WHERE message_id = ?", id)).toEqual([]);
   }, 120_000);
 });
+
+describe("the :zulip: emoji's image", () => {
+  test("is served where messages and reactions point, without credentials, as a 64×64 PNG", async () => {
+    const rendered = ok(await org.member.api.post("/messages/render", { content: ":zulip:" })).rendered;
+    const src = /<img[^>]+src="([^"]+)"/.exec(rendered)![1];
+    const response = await fetch(new URL(src, org.server.url));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    const view = new DataView(bytes.buffer);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([64, 64]);
+  });
+});
