@@ -108,7 +108,8 @@ export function openList(narrow: Narrow, anchor?: number): NarrowList {
   return list;
 }
 
-export async function loadInitial(list: NarrowList, anchor?: number) {
+/** Fetches the list afresh around `anchor`, the first unread when none, or its newest end. */
+export async function loadInitial(list: NarrowList, anchor?: number | "newest") {
   const epoch = ++list.epoch;
   list.loading.value = "initial";
   list.error.value = null;
@@ -123,7 +124,7 @@ export async function loadInitial(list: NarrowList, anchor?: number) {
       list.foundNewest.value = reply.found_newest;
       list.stale = false;
       const firstUnread = reply.messages.find((message) => !message.flags.includes("read"));
-      list.openAt.value = anchor ?? (reply.found_anchor ? reply.anchor : (firstUnread?.id ?? null));
+      list.openAt.value = anchor === "newest" ? null : (anchor ?? (reply.found_anchor ? reply.anchor : (firstUnread?.id ?? null)));
       list.loading.value = null;
     });
   } catch (error) {

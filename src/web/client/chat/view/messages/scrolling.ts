@@ -27,8 +27,6 @@ const LOAD_MARGIN = 800;
 const FLASH_MS = 2_000;
 /** Frames after opening at a message in which the position is applied again (rows settle their size). */
 const SETTLE_FRAMES = 4;
-/** An anchor past every message: GET /messages answers with the newest ones. */
-const NEWEST = Number.MAX_SAFE_INTEGER;
 
 const ROWS = "article[data-message-id], article[data-local-id]";
 
@@ -336,7 +334,7 @@ export function useScrolling(list: NarrowList, refs: Refs, pendingCount: number)
     }
     state.positioned = false;
     state.toNewest = true;
-    void loadInitial(list, NEWEST);
+    void loadInitial(list, "newest");
   }
 
   return { newBelow, far, flashId, toNewest };
