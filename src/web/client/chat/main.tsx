@@ -1,8 +1,10 @@
+import { effect } from "@preact/signals";
 import { render } from "preact";
 import { applyRememberedColorScheme } from "../ui/theme";
 import { notifyOnMessages } from "./behaviour/notifications";
 import { reportPresence } from "./behaviour/presence";
 import { followTitle } from "./behaviour/title";
+import { connection } from "./state/connection";
 import { startChatState } from "./state/startup";
 import { App } from "./view/App";
 import { listenToKeys } from "./view/shortcuts";
@@ -14,9 +16,18 @@ import { listenToKeys } from "./view/shortcuts";
 
 applyRememberedColorScheme();
 const root = document.getElementById("app")!;
-root.innerHTML = '<p class="chat-starting">Loading…</p>';
+const starting = document.createElement("p");
+starting.className = "chat-starting";
+starting.setAttribute("role", "status");
+root.replaceChildren(starting);
+// Until the first register succeeds, say what is happening (the server may be starting, or away).
+const stopShowing = effect(() => {
+  const { failures, message } = connection.value;
+  starting.textContent = failures ? `Can't reach the server yet${message ? ` (${message})` : ""}. Trying again…` : "Loading…";
+});
 
 startChatState(() => {
+  stopShowing();
   root.textContent = "";
   render(<App />, root);
   followTitle();
