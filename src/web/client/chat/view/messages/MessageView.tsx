@@ -159,7 +159,9 @@ export function MessageView({ list }: { list: NarrowList }) {
               {list.narrow.kind !== "search" && <p class="muted">Start the conversation below.</p>}
             </div>
           )}
-          {plans.map((plan, index) => {
+          {/* One flat list of keyed elements: nested arrays would be matched by position, so every row
+              would be drawn anew whenever history is prepended or the list's far end trimmed. */}
+          {plans.flatMap((plan, index) => {
             const parts = [];
             if (index >= shown.length) {
               const item = waiting[pendingAt++];

@@ -48,10 +48,16 @@ const findRow = (scroller: HTMLElement, id: number) => scroller.querySelector<HT
 const topIn = (row: Element, scroller: HTMLElement) => row.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
 const distanceFromBottom = (scroller: HTMLElement) => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
 
-/** The first row at least partly on screen, and where its top is: a binary search over the rows. */
+/**
+ * The row to hold in place, and where its top is: the first row that starts on screen, else
+ * (a row taller than the view) the first one at least partly on screen. Not a row cut off at
+ * the top: its own size may still change (content-visibility estimates rows until they come
+ * near the screen), and holding its top would move every row below it, the ones in view.
+ */
 function firstVisibleRow(scroller: HTMLElement): Anchor | null {
   const rows = scroller.querySelectorAll<HTMLElement>(ROWS);
-  const top = scroller.getBoundingClientRect().top;
+  const view = scroller.getBoundingClientRect();
+  const top = view.top;
   let low = 0;
   let high = rows.length - 1;
   let found = -1;
@@ -63,6 +69,8 @@ function firstVisibleRow(scroller: HTMLElement): Anchor | null {
     } else low = middle + 1;
   }
   if (found === -1) return null;
+  const next = rows[found + 1];
+  if (rows[found].getBoundingClientRect().top < top && next && next.getBoundingClientRect().top < view.bottom) found++;
   return { selector: rowSelector(rows[found]), offset: rows[found].getBoundingClientRect().top - top };
 }
 
