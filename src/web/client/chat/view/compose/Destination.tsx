@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { Icon } from "../../../ui/icons";
 import { dmKey, dmPeople, type Narrow } from "../../model/narrow";
 import { channels, me, realm, sortedSubscriptions, userName } from "../../state/store";
-import { editDestination, targetForNarrow, type ComposeTarget } from "./state";
+import { editDestination, switchDestination, targetForNarrow, type ComposeTarget } from "./state";
 import { peopleChoices, topicFieldChoices } from "./suggest";
 import { comboProps, listKey, SuggestionList, useListState } from "./Suggestions";
 
@@ -34,7 +34,7 @@ export function DestinationFields(props: { target: ComposeTarget; narrow: Narrow
     return (
       <div class="compose-head">
         <PeopleField userIds={target.userIds} inputRef={refs.people} onDone={props.onDone} />
-        <button type="button" class="compose-mode" onClick={() => editDestination(narrow.kind === "channel" ? targetForNarrow(narrow) : { type: "stream", topic: "" })}>
+        <button type="button" class="compose-mode" onClick={() => switchDestination(narrow.kind === "channel" ? targetForNarrow(narrow) : { type: "stream", topic: "" })}>
           <Icon name="hash" size={14} />
           Channel message
         </button>
@@ -57,7 +57,7 @@ export function DestinationFields(props: { target: ComposeTarget; narrow: Narrow
       </span>
       <TopicField channelId={target.channelId} topic={target.topic} inputRef={refs.topic} onDone={props.onDone} />
       {!fixed && (
-        <button type="button" class="compose-mode" onClick={() => editDestination({ type: "private", userIds: [] })}>
+        <button type="button" class="compose-mode" onClick={() => switchDestination({ type: "private", userIds: [] })}>
           <Icon name="user" size={14} />
           Direct message
         </button>

@@ -120,6 +120,15 @@ function aim(next: ComposeTarget, carry: boolean) {
 /** The person edited the destination fields (topic, channel picker, people). */
 export const editDestination = (next: ComposeTarget) => aim(next, true);
 
+/**
+ * The person switched between a channel message and a direct message: the text follows, and
+ * the first field still to fill takes the focus (the button pressed is gone from the page).
+ */
+export function switchDestination(next: ComposeTarget) {
+  aim(next, true);
+  requestFocus("first-empty");
+}
+
 function requestFocus(part: "message" | "first-empty") {
   focusWanted.value = part;
   composeFocus.value++;
