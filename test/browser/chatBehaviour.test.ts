@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn, eventually } from "../helpers/browser";
 import { ok, seedOrg, type Org, type Person } from "../helpers/seed";
 
 /**
@@ -35,17 +35,6 @@ const channelId = (name: string) => channelIds.get(name)!;
 const url = (hash: string) => `${org.server.url}/${hash}`;
 const topicHash = (channel: string, topic: string) => `#narrow/channel/${channelId(channel)}-${channel}/topic/${encodeURIComponent(topic).replaceAll("%", ".")}`;
 const notesToSelf = () => `#narrow/dm/${org.member.id}-Mel-Member`;
-
-/** Waits until `read` gives `expected`, else fails showing the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: Awaited<T>, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!Bun.deepEquals(value, expected) && Date.now() < deadline) {
-    await Bun.sleep(100);
-    value = await read();
-  }
-  expect(value).toEqual(expected);
-}
 
 const streamMessage = (channel: string, topic: string, content: string) => ({ type: "stream", to: channelId(channel), topic, content });
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn, eventually } from "../helpers/browser";
 import { ok, seedOrg, type Org, type Person } from "../helpers/seed";
 
 /**
@@ -31,17 +31,6 @@ const focusGoesTo = (page: Page, label: string) => eventually(() => isFocused(pa
 
 const topicUrl = (channelId: number, name: string, topic: string) => `${org.server.url}/#narrow/channel/${channelId}-${name}/topic/${topic.replaceAll(" ", ".20")}`;
 const dmUrl = (person: Person, slug: string) => `${org.server.url}/#narrow/dm/${person.id}-${slug}`;
-
-/** Waits until `read` gives `expected`, else fails showing the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: Awaited<T>, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!Bun.deepEquals(value, expected) && Date.now() < deadline) {
-    await Bun.sleep(100);
-    value = await read();
-  }
-  expect(value).toEqual(expected);
-}
 
 /** The newest message `person` can see, as the server has it. */
 async function newestMessage(person: Person, narrow: unknown[] = []) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
+import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn, eventually } from "../helpers/browser";
 import { ok, seedOrg, type Org, type Person } from "../helpers/seed";
 
 /**
@@ -34,17 +34,6 @@ const channelLink = (page: Page, id: number) => page.locator(`.chat-sidebar a[da
 /** The ids of the rows shown, in order. */
 const shownIds = (page: Page) =>
   page.$$eval('[data-testid="message-list"] article[data-message-id]', (rows) => rows.map((element) => Number((element as HTMLElement).dataset.messageId)));
-
-/** Waits until `read` gives `expected` (the pages get there through events), else fails showing the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: Awaited<T>, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!Bun.deepEquals(value, expected) && Date.now() < deadline) {
-    await Bun.sleep(100);
-    value = await read();
-  }
-  expect(value).toEqual(expected);
-}
 
 /** What the server says is in a narrow, newest last. */
 async function serverIds(person: Person, narrow: unknown[]): Promise<number[]> {

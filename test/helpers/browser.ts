@@ -1,4 +1,4 @@
-import { describe } from "bun:test";
+import { describe, expect } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -65,4 +65,15 @@ export function collectPageErrors(page: Page): string[] {
     if (message.type() === "error") errors.push(message.text());
   });
   return errors;
+}
+
+/** Waits until `read` gives `expected` (pages get there through events), else fails showing the last value. */
+export async function eventually<T>(read: () => Promise<T>, expected: Awaited<T>, timeoutMs = 8000) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!Bun.deepEquals(value, expected) && Date.now() < deadline) {
+    await Bun.sleep(100);
+    value = await read();
+  }
+  expect(value).toEqual(expected);
 }
