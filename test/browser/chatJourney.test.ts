@@ -260,6 +260,18 @@ describeInBrowser("two people chatting in the web client", () => {
     await eventually(() => shownIds(mel.page), expected);
   });
 
+  test("subscription and user changes arrive live: a new channel, a rename, a leave", async () => {
+    ok(await org.owner.api.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "announcements" }]), principals: JSON.stringify([org.member.id]) }));
+    const announcements = mel.page.locator(".chat-sidebar a[data-channel-id]", { hasText: "announcements" });
+    await announcements.waitFor({ timeout: 5000 });
+
+    ok(await org.owner.api.patch(`/users/${org.member2.id}`, { full_name: "Maxine Member" }));
+    await mel.page.locator(`.chat-sidebar a[data-dm="${org.member2.id}"]`, { hasText: "Maxine Member" }).waitFor({ timeout: 5000 });
+
+    ok(await org.member.api.delete("/users/me/subscriptions", { subscriptions: JSON.stringify(["announcements"]) }));
+    await announcements.waitFor({ state: "detached", timeout: 5000 });
+  });
+
   test("no page errors, and the server refused nothing but the lost queues", () => {
     // The browser logs every failed request; those of the restart and the dropped queue are expected.
     const unexpected = (errors: string[]) => errors.filter((error) => !/Failed to load resource: (net::ERR_(CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET)|the server responded with a status of 400)/.test(error));
