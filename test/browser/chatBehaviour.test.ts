@@ -408,4 +408,23 @@ describeInBrowser("the chat's behaviours", () => {
     expect(flags.filter((message) => !message.read).length).toBe(100 - read.length);
     await close(opened);
   });
+  test("offline and back: a banner while the network is gone, then what was missed arrives once, without a reload", async () => {
+    const opened = await openAsMel(topicHash("general", "offline"));
+    const { context, page } = opened;
+    await page.getByRole("heading", { name: /offline/, level: 1 }).waitFor();
+    await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
+    await context.setOffline(true);
+    // The parked long-poll fails at once; the banner shows after the retries that follow.
+    await page.locator(".connection-banner").waitFor({ timeout: 15_000 });
+    const missed = await sendMany(org.member2, 3, (index) => streamMessage("general", "offline", `Missed while offline ${index + 1}`));
+    await context.setOffline(false);
+    await page.locator(".connection-banner").waitFor({ state: "detached", timeout: 15_000 });
+    for (const id of missed) await page.locator(`article[data-message-id="${id}"]`).waitFor({ timeout: 5000 });
+    expect(await row(page, "Missed while offline").count()).toBe(3);
+    // The same page, not a reload.
+    expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
+    // The browser logs the requests that failed offline; nothing else.
+    opened.errors.splice(0, opened.errors.length, ...opened.errors.filter((error) => !/net::ERR_INTERNET_DISCONNECTED/.test(error)));
+    await close(opened);
+  });
 });

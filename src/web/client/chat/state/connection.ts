@@ -74,8 +74,10 @@ const sleep = (ms: number) =>
 const backoff = (failures: number) => Math.min(500 * 2 ** (failures - 1), 10_000) * (1 + Math.random() / 2);
 
 function failed(failures: number, error: unknown) {
-  const message = error instanceof ApiFailure ? error.message : String(error);
-  if (failures >= BANNER_AFTER) connection.value = { status: connection.value.status === "resyncing" ? "resyncing" : "reconnecting", failures, message };
+  const offline = !navigator.onLine;
+  const message = offline ? "This device is offline." : error instanceof ApiFailure ? error.message : String(error);
+  // The browser knowing it is offline needs no second failure to be sure.
+  if (failures >= BANNER_AFTER || offline) connection.value = { status: connection.value.status === "resyncing" ? "resyncing" : "reconnecting", failures, message };
 }
 
 async function register(): Promise<Snapshot> {
@@ -147,6 +149,8 @@ export function connect(given: ConnectionHandlers) {
   // Back from sleep or offline: try now instead of at the end of the backoff.
   const now = () => wake?.();
   addEventListener("online", now);
+  // A long-poll may hang on a dead network: give it up, and say so, the moment the browser knows.
+  addEventListener("offline", () => polling?.abort());
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && now());
   // A closing tab gives its queue back instead of leaving it to idle out.
   addEventListener("pagehide", () => {
