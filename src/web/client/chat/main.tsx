@@ -3,6 +3,7 @@ import { render } from "preact";
 import { applyRememberedColorScheme } from "../ui/theme";
 import { notifyOnMessages } from "./behaviour/notifications";
 import { reportPresence } from "./behaviour/presence";
+import { followColorSchemeSetting } from "./behaviour/theme";
 import { followTitle } from "./behaviour/title";
 import { connection } from "./state/connection";
 import { startChatState } from "./state/startup";
@@ -31,6 +32,7 @@ startChatState(() => {
   root.textContent = "";
   render(<App />, root);
   followTitle();
+  followColorSchemeSetting();
   notifyOnMessages();
   reportPresence();
   listenToKeys();

@@ -1,5 +1,4 @@
 import { batch } from "@preact/signals";
-import { applyColorScheme } from "../../ui/theme";
 import type { Snapshot } from "../model/types";
 import { connect } from "./connection";
 import { settleStored } from "./echo";
@@ -25,7 +24,6 @@ export function startChatState(onReady: () => void) {
         loadUnreads(snapshot.unread_msgs, snapshot.user_id);
         if (!first) forgetTopics();
       });
-      applyColorScheme(snapshot.user_settings.color_scheme);
       if (first) {
         followUrl();
         onReady();
