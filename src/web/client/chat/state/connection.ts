@@ -37,7 +37,7 @@ const FETCH_EVENT_TYPES = [
   "user_status",
 ];
 
-export const CLIENT_CAPABILITIES = {
+const CLIENT_CAPABILITIES = {
   notification_settings_null: true,
   bulk_message_deletion: true,
   user_avatar_url_field_optional: false,
@@ -158,10 +158,4 @@ export function connect(given: ConnectionHandlers) {
     const body = new URLSearchParams({ queue_id: queueId });
     void fetch("/api/v1/events", { method: "DELETE", body, keepalive: true, credentials: "same-origin", headers: { "x-csrf-token": csrfToken() } }).catch(() => undefined);
   });
-}
-
-/** Registers again from scratch, as after a lost queue (used when the client knows it fell behind). */
-export function resync() {
-  connection.value = { status: "resyncing", failures: 0 };
-  void start(false);
 }

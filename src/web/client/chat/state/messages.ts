@@ -17,7 +17,7 @@ export const messages = new Map<number, Message>();
 /** Bumped whenever a message in `messages` changes, so rows can redraw. */
 export const messagesVersion = signal(0);
 
-export const MAX_LOADED = 400;
+const MAX_LOADED = 400;
 const PAGE = 50;
 /** Lists kept besides the current one. */
 const KEEP_LISTS = 6;
@@ -69,7 +69,7 @@ async function fetchMessages(narrow: Narrow, anchor: number | "first_unread" | "
   }
 }
 
-export function storeMessages(fetched: Message[]) {
+function storeMessages(fetched: Message[]) {
   for (const message of fetched) messages.set(message.id, message);
   messagesVersion.value++;
 }
@@ -244,6 +244,3 @@ function collectUnreferenced() {
   for (const list of lists.values()) for (const id of list.ids.value) kept.add(id);
   for (const id of messages.keys()) if (!kept.has(id)) messages.delete(id);
 }
-
-/** For tests and the memory figure: how much is held. */
-export const heldCounts = () => ({ lists: lists.size, messages: messages.size });

@@ -93,9 +93,3 @@ export const unreadCounts = computed<UnreadCounts>(() => {
   }
   return counts;
 });
-
-/** Unread ids in a topic, oldest first. */
-export function unreadIdsInTopic(channelId: number, topic: string): number[] {
-  const key = topicKey(channelId, topic);
-  return [...unreads.value].filter(([, place]) => place.channelId !== undefined && topicKey(place.channelId, place.topic ?? "") === key).map(([id]) => id).sort((a, b) => a - b);
-}
