@@ -60,6 +60,18 @@ export interface Config {
   presenceFlushSeconds: number;
   /** A browser session unused this long ends (it is extended as it is used). */
   sessionIdleSeconds: number;
+  /** PEM certificate chain and key files: with both, Parley serves HTTPS itself (PARLEY_TLS_CERT, PARLEY_TLS_KEY). */
+  tlsCert: string | null;
+  tlsKey: string | null;
+  /**
+   * Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+   * (PARLEY_TRUSTED_PROXIES, comma-separated); empty, no forwarded header is believed.
+   */
+  trustedProxies: string[];
+  /** "text" (one readable line per event) or "json" (one JSON object per line), PARLEY_LOG_FORMAT. */
+  logFormat: "text" | "json";
+  /** A bearer token that lets non-loopback clients read /metrics (PARLEY_METRICS_TOKEN); loopback needs none. */
+  metricsToken: string | null;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -141,9 +153,16 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
     sessionIdleSeconds: Math.max(1, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
+    tlsCert: env("PARLEY_TLS_CERT") || null,
+    tlsKey: env("PARLEY_TLS_KEY") || null,
+    trustedProxies: (env("PARLEY_TRUSTED_PROXIES") ?? "").split(",").map((address) => address.trim()).filter(Boolean),
+    logFormat: (env("PARLEY_LOG_FORMAT") || "text") as "text" | "json",
+    metricsToken: env("PARLEY_METRICS_TOKEN") || null,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);
+  if (config.logFormat !== "text" && config.logFormat !== "json") throw new ConfigError(`PARLEY_LOG_FORMAT must be text or json, got '${config.logFormat}'`);
+  if (!config.tlsCert !== !config.tlsKey) throw new ConfigError("A TLS certificate needs its key, and a key its certificate: give both --tls-cert and --tls-key (PARLEY_TLS_CERT, PARLEY_TLS_KEY), or neither.");
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new ConfigError(`port must be 0-65535, got '${config.port}'`);
   return config;
 }
