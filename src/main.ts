@@ -2,6 +2,7 @@
 import { ConfigError } from "./config";
 import { DataDirError } from "./db/client";
 import { NewerDatabaseError } from "./db/migrate";
+import { runHealth } from "./cli/health";
 import { runInit } from "./cli/init";
 import { runInvite } from "./cli/invite";
 import { runMailTest } from "./cli/mailTest";
@@ -11,7 +12,7 @@ import { MAIN_USAGE, usageOf } from "./cli/usage";
 import { log } from "./log";
 import { SERVER_VERSION } from "./version";
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite, health: runHealth };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

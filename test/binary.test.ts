@@ -74,6 +74,12 @@ describe("the compiled binary", () => {
     expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
   });
 
+  test("answers its own health check, as the container's HEALTHCHECK runs it", () => {
+    const port = new URL(server.url).port;
+    const result = runParley(["health"], { binary, cwd: elsewhere, env: { PARLEY_HOST: "0.0.0.0", PARLEY_PORT: port } });
+    expect({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr }).toEqual({ exitCode: 0, stdout: `ok: http://127.0.0.1:${port}/health\n`, stderr: "" });
+  });
+
   test("refuses a data dir that does not exist, and makes a new one with serve --init", async () => {
     const refused = runParley(["serve", "--data-dir", "fresh", "--host", "127.0.0.1", "--port", "0"], { binary, cwd: elsewhere });
     expect(refused.exitCode).toBe(1);

@@ -61,7 +61,7 @@ describe("help", () => {
       const result = runParley(args);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain("Usage: parley COMMAND");
-      for (const command of ["serve", "init", "version", "help"]) expect(result.stdout).toContain(`  ${command} `);
+      for (const command of ["serve", "init", "health", "version", "help"]) expect(result.stdout).toContain(`  ${command} `);
     }
   });
 
@@ -85,6 +85,17 @@ describe("help", () => {
 
   test("version prints parley-X.Y.Z", () => {
     for (const args of [["--version"], ["version"]]) expect(runParley(args).stdout.trim()).toBe(`parley-${pkg.version}`);
+  });
+
+  test("version says what a running server reports to clients in GET /server_settings", async () => {
+    const printed = runParley(["version"]).stdout.trim();
+    const server = await TestServer.start();
+    try {
+      const settings = ok(await new ApiClient(server.url).get("/server_settings"));
+      expect({ zulip_version: settings.zulip_version, svc_version: settings.svc_version }).toEqual({ zulip_version: printed, svc_version: printed });
+    } finally {
+      await server.dispose();
+    }
   });
 });
 

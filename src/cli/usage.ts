@@ -10,6 +10,7 @@ Commands:
   init      Create the organization and its owner without the setup page
   mail-test Send a test e-mail with the SMTP settings
   invite    Invite people by e-mail and print their sign-up links
+  health    Ask a running server whether it is healthy (exit 0) or not (exit 1)
   version   Print the version
   help      Show this help, or 'parley help COMMAND' for one command
 
@@ -86,7 +87,21 @@ Options:
 ${SMTP_USAGE}
 `;
 
-const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE };
+export const HEALTH_USAGE = `Usage: parley health [--url URL]
+
+Asks a running server's GET /health whether it can serve: its database answers and its data
+directory is there and writable. Exits 0 when it is healthy, 1 with the reason when it is not
+or does not answer within 4 seconds. For health checks where there is no curl (the container
+image runs it as its HEALTHCHECK).
+
+Options:
+  --url URL    The server's address (default: http://127.0.0.1:PORT with PARLEY_PORT, default
+               8080; PARLEY_HOST when it is one address; https when PARLEY_TLS_CERT is set,
+               and then the certificate is not checked)
+  -h, --help   Show this help
+`;
+
+const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE, health: HEALTH_USAGE };
 
 /** The help text of one command, or undefined for a command that does not exist. */
 export const usageOf = (command: string): string | undefined => USAGES[command];
