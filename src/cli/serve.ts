@@ -6,6 +6,8 @@ import { closeDatabase, openDatabase } from "../db/client";
 import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
+import { ProxyListError, parseTrustedProxies, trustForwardedHeaders } from "../http/clientAddress";
+import { loadTls } from "./tls";
 import { SERVER_VERSION } from "../version";
 import { issueSetupCode } from "../web/setup/code";
 import { announceNewInstall, announceSetupCode } from "./announce";
@@ -29,6 +31,9 @@ export async function runServe(args: string[]): Promise<number> {
       host: { type: "string" },
       port: { type: "string" },
       init: { type: "boolean" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "trusted-proxies": { type: "string" },
       help: { type: "boolean", short: "h" },
       ...SMTP_OPTIONS,
     },
@@ -45,8 +50,18 @@ export async function runServe(args: string[]): Promise<number> {
     if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${values.port}'.`);
   }
   applySmtpOptions(values);
-  const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port });
+  const trustedProxies = values["trusted-proxies"]?.split(",").map((address) => address.trim()).filter(Boolean);
+  const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], trustedProxies });
   log.setLevel(config.logLevel);
+  try {
+    parseTrustedProxies(config.trustedProxies);
+  } catch (error) {
+    if (!(error instanceof ProxyListError)) throw error;
+    throw new CommandError(`Trusted proxies (${trustedProxies ? "--trusted-proxies" : "PARLEY_TRUSTED_PROXIES"}): ${error.message}.`);
+  }
+  // Read and checked before the database is opened, so a wrong path changes nothing.
+  const tls = config.tlsCert && config.tlsKey ? loadTls(config.tlsCert, config.tlsKey) : undefined;
+  const scheme = tls ? "https" : "http";
   const { created } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });
   if (created) announceNewInstall(config.dataDir, created);
 
@@ -54,13 +69,14 @@ export async function runServe(args: string[]): Promise<number> {
   try {
     // Elysia asks for SO_REUSEPORT by default, which would let a second Parley share the port
     // (and split the traffic) instead of failing to start.
-    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false, development: false });
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false, development: false, tls });
   } catch (error) {
     closeDatabase();
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE") throw new CommandError(`Port ${config.port} on ${config.host} is already in use; stop what is using it or choose another with --port.`);
     if (code === "EACCES") throw new CommandError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
     if (code === "EADDRNOTAVAIL") throw new CommandError(`Cannot listen on ${config.host}: no such address on this machine; check --host.`);
+    if (tls && code?.startsWith("ERR_OSSL")) throw new CommandError(`Cannot serve HTTPS with '${config.tlsCert}' and '${config.tlsKey}': ${(error as Error).message}`);
     throw error;
   }
   // Loaded once listening succeeded (a failed start must not consume the saved queues), and in
@@ -78,12 +94,13 @@ export async function runServe(args: string[]): Promise<number> {
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   const server = app.server!;
+  trustForwardedHeaders({ server, proxies: config.trustedProxies });
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
   if (headLimitWarning) log.warn(headLimitWarning);
-  log.info(`Parley ${SERVER_VERSION} listening on http://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
-  if (isSetUp()) log.info(`Open http://${shown}:${server.port}/ to sign in`);
-  else announceSetupCode(`http://${shown}:${server.port}/`, issueSetupCode());
+  log.info(`Parley ${SERVER_VERSION} listening on ${scheme}://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
+  if (isSetUp()) log.info(`Open ${scheme}://${shown}:${server.port}/ to sign in`);
+  else announceSetupCode(`${scheme}://${shown}:${server.port}/`, issueSetupCode());
   log.flush();
 
   await stopRequested;

@@ -18,6 +18,7 @@ Run 'parley COMMAND --help' for the options of a command.
 `;
 
 export const SERVE_USAGE = `Usage: parley serve [--init] [--data-dir DIR] [--host HOST] [--port PORT]
+                    [--tls-cert FILE --tls-key FILE] [--trusted-proxies LIST]
 
 Runs the chat server on an existing data directory. It refuses to start on a directory that
 is missing or holds no database (a mistyped --data-dir must not become a new, empty server),
@@ -33,6 +34,14 @@ Options:
   --data-dir DIR   Where the database and state live (env PARLEY_DATA_DIR, default ./data)
   --host HOST      Address to listen on (env PARLEY_HOST, default 0.0.0.0)
   --port PORT      Port to listen on; 0 picks a free one (env PARLEY_PORT, default 8080)
+  --tls-cert FILE  Serve HTTPS with this PEM certificate (chain), e.g. fullchain.pem
+                   (env PARLEY_TLS_CERT); needs --tls-key. Read at start: restart to renew
+  --tls-key FILE   The certificate's unencrypted PEM private key (env PARLEY_TLS_KEY)
+  --trusted-proxies LIST
+                   Comma-separated addresses or ranges (10.0.0.0/8) of reverse proxies in
+                   front of Parley (env PARLEY_TRUSTED_PROXIES, default none). Only from
+                   these are X-Forwarded-For (the client's address, for sign-in limits and
+                   sessions) and X-Forwarded-Proto (https: Secure cookies) believed
   -h, --help       Show this help
 
 Environment:

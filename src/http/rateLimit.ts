@@ -141,12 +141,8 @@ export function rateLimited(retryAfterSeconds: number) {
   return new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", { "retry-after": seconds }, { headers: { "Retry-After": String(seconds) } });
 }
 
-type AddressSource = { requestIP(request: Request): { address: string } | null } | null;
-
-/** The peer address of a request, the key its failures are counted under. */
-export function clientAddress(server: AddressSource, request: Request): string {
-  return server?.requestIP(request)?.address ?? "unknown";
-}
+/** The client address of a request, the key its failures are counted under (behind a trusted proxy, the address it forwards). */
+export { clientAddress } from "./clientAddress";
 
 /**
  * The key a client address is counted under: an IPv4 address as it is (IPv4-mapped IPv6 ones

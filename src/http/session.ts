@@ -6,6 +6,7 @@ import { findSessionByTokenHash, touchSession } from "../db/sessions";
 import { write } from "../db/transaction";
 import { findUserById, type User } from "../db/users";
 import { now } from "../model/clock";
+import { requestOrigin, servedOverHttps } from "./clientAddress";
 import { ApiError } from "./errors";
 
 /**
@@ -47,8 +48,8 @@ export function parseCookies(header: string | null): Map<string, string> {
 
 export const sessionTokenOf = (request: Request) => parseCookies(request.headers.get("cookie")).get(SESSION_COOKIE);
 
-/** Whether the browser reached us over HTTPS, so the cookies may be marked Secure. */
-const overHttps = (request: Request) => new URL(request.url).protocol === "https:";
+/** Whether the browser reached us over HTTPS (ours, or a trusted proxy's), so the cookies may be marked Secure. */
+const overHttps = servedOverHttps;
 
 function cookie(name: string, value: string, request: Request, maxAgeSeconds: number, httpOnly: boolean): string {
   const parts = [`${name}=${value}`, "Path=/", `Max-Age=${maxAgeSeconds}`, "SameSite=Lax"];
@@ -80,7 +81,7 @@ function sameText(a: string, b: string): boolean {
 export function checkCsrf(request: Request, sessionToken: string, formToken?: string) {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get("origin");
-  if (origin && origin !== "null" && origin !== new URL(request.url).origin) throw csrfFailure();
+  if (origin && origin !== "null" && origin !== requestOrigin(request)) throw csrfFailure();
   const given = request.headers.get(CSRF_HEADER) ?? formToken;
   if (!given || !sameText(given, csrfTokenFor(sessionToken))) throw csrfFailure();
 }

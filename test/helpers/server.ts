@@ -91,7 +91,7 @@ export class TestServer {
       const { value, done } = await reader.read();
       if (done) break;
       this.output += decoder.decode(value);
-      const match = this.output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const match = this.output.match(/listening on (https?:\/\/127\.0\.0\.1:\d+)/);
       // The start is told in full once it says how to sign in, or which setup code to use.
       if (match && /to sign in\n|Setup code: \S+\n/.test(this.output)) {
         this.url = match[1];
