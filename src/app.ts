@@ -57,6 +57,7 @@ import { serverStatusRoutes } from "./routes/serverStatus";
 import { passwordResetRoutes } from "./routes/passwordResets";
 import { apiKeyRoutes } from "./routes/apiKeys";
 import { avatarFileRoutes, avatarRoutes } from "./routes/avatars";
+import { metricsRoutes } from "./routes/metrics";
 import { healthRoutes } from "./routes/health";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
@@ -71,7 +72,7 @@ export function createApp() {
   api.use(presenceRoutes);
   api.use(uploadRoutes);
   api.use(sessionRoutes).use(realmSettingsRoutes).use(smtpSettingsRoutes).use(serverStatusRoutes).use(passwordResetRoutes).use(apiKeyRoutes).use(avatarRoutes);
-  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(avatarFileRoutes).use(healthRoutes).use(webRoutes);
+  return new Elysia().use(conventions).use(api).use(emojiFileRoutes).use(uploadFileRoutes).use(avatarFileRoutes).use(metricsRoutes).use(healthRoutes).use(webRoutes);
 }
 
 export type App = ReturnType<typeof createApp>;

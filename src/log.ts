@@ -3,6 +3,14 @@ import type { LogLevel } from "./config";
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 let threshold = rank.info;
 
+/**
+ * "text": `2025-01-01T12:00:00.000Z INFO message`, for a person reading a terminal. "json"
+ * (PARLEY_LOG_FORMAT=json): one object per line, `{"time":"...","level":"info","msg":"..."}`
+ * with request lines carrying their parts as fields, for a log collector.
+ */
+export type LogFormat = "text" | "json";
+let format: LogFormat = "text";
+
 // Request logging sits on the hot path. Bun's stdout writer writes each line straight
 // through (one write(2) per request, seen with strace), so lines are gathered here and
 // written together on a short timer, or at once when many are waiting. Warnings and errors
@@ -88,17 +96,36 @@ export interface LineOptions {
 function emit(level: LogLevel, message: string, options?: LineOptions) {
   if ((level === "warn" || level === "error") && options?.remember !== false) remember(level, message);
   if (rank[level] < threshold) return;
-  const line = `${timestamp()} ${level.toUpperCase()} ${message}\n`;
+  write(level, format === "json" ? `{"time":"${timestamp()}","level":"${level}","msg":${JSON.stringify(message)}}\n` : `${timestamp()} ${level.toUpperCase()} ${message}\n`);
+}
+
+function write(level: LogLevel, line: string) {
   pending.push(line);
   pendingChars += line.length;
   if (rank[level] >= rank.warn || pendingChars >= FLUSH_AT_CHARS) flush();
   else scheduleFlush();
 }
 
+/**
+ * One answered request, at info level. The path is the URL's path alone: a query string may
+ * carry what does not belong in a log. userId is null when the caller was not identified.
+ */
+function request(method: string, path: string, status: number, ms: number, userId: number | null) {
+  if (rank.info < threshold) return;
+  const duration = ms.toFixed(1);
+  if (format === "text") return write("info", `${timestamp()} INFO ${method} ${path} ${status} ${duration}ms user=${userId ?? "-"}\n`);
+  const line = `{"time":"${timestamp()}","level":"info","msg":${JSON.stringify(`${method} ${path} ${status}`)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"duration_ms":${duration}${userId === null ? "" : `,"user_id":${userId}`}}\n`;
+  write("info", line);
+}
+
 export const log = {
   setLevel(level: LogLevel) {
     threshold = rank[level];
   },
+  setFormat(to: LogFormat) {
+    format = to;
+  },
+  request,
   debug: (message: string) => emit("debug", message),
   info: (message: string) => emit("info", message),
   warn: (message: string, options?: LineOptions) => emit("warn", message, options),

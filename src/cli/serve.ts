@@ -53,6 +53,7 @@ export async function runServe(args: string[]): Promise<number> {
   const trustedProxies = values["trusted-proxies"]?.split(",").map((address) => address.trim()).filter(Boolean);
   const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], trustedProxies });
   log.setLevel(config.logLevel);
+  log.setFormat(config.logFormat);
   try {
     parseTrustedProxies(config.trustedProxies);
   } catch (error) {

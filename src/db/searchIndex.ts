@@ -9,11 +9,21 @@ import { rawStatement } from "./prepared";
  */
 
 let inserted: { first: number; last: number } | null = null;
+// How many, kept until the transaction ends (indexing may happen early, see applyMessageEdit.ts).
+let insertedCount = 0;
 
 /** insertMessage calls this for every row it adds. */
 export function messageInserted(id: number) {
   if (inserted === null) inserted = { first: id, last: id };
   else inserted.last = id;
+  insertedCount++;
+}
+
+/** After a COMMIT: how many messages the transaction stored (counted for GET /metrics). */
+export function takeInsertedCount(): number {
+  const count = insertedCount;
+  insertedCount = 0;
+  return count;
 }
 
 // Messages deleted again in the same transaction are simply not there to be indexed.
@@ -32,4 +42,5 @@ export function indexInsertedMessages() {
 /** When a transaction rolls back, so do its messages. */
 export function forgetInsertedMessages() {
   inserted = null;
+  insertedCount = 0;
 }

@@ -1,6 +1,6 @@
 import { database } from "./client";
 import { type TransactionKind, transactionEnded, transactionStarted } from "./caches";
-import { forgetInsertedMessages, indexInsertedMessages } from "./searchIndex";
+import { forgetInsertedMessages, indexInsertedMessages, takeInsertedCount } from "./searchIndex";
 import type { Emitted, Reader, SendTx, Tx } from "./types";
 
 /** Takes everything a committed write() emitted; the app wires it to the event registry. */
@@ -10,6 +10,11 @@ let commitListener: CommitListener | null = null;
 export function onCommit(listener: CommitListener) {
   commitListener = listener;
 }
+
+let messagesCommitted = 0;
+
+/** Messages stored by committed transactions since the process started, for GET /metrics. */
+export const messagesCommittedSinceStart = () => messagesCommitted;
 
 /**
  * Runs one state change in one IMMEDIATE transaction, handing each event it emits to
@@ -39,6 +44,7 @@ function transactAs<T>(kind: TransactionKind, change: (tx: SendTx) => T, collect
       { behavior: "immediate" },
     );
     committed = true;
+    messagesCommitted += takeInsertedCount();
     return value;
   } finally {
     if (!committed) forgetInsertedMessages();

@@ -1,6 +1,7 @@
-import { Elysia, type TSchema } from "elysia";
+import { Elysia, StatusMap, type TSchema } from "elysia";
 import { log } from "../log";
 import { ApiError } from "./errors";
+import { recordRequest } from "./metrics";
 import { requestNote } from "./requestNote";
 import { describeInvalidParameter, findInvalidParameter, invalidParameterFromError, type InvalidParameter } from "./invalidParameter";
 import { checkJsonParameter } from "./jsonText";
@@ -18,6 +19,8 @@ import { checkRequestSize, parseBody } from "./requestSize";
 // Parameter names as the client sent them, before validation strips the unsupported ones.
 const sentParameterNames = requestNote<string[]>("sent parameter names");
 const startedAt = requestNote<number>("started at");
+
+const EVENTS_PATH = "/api/v1/events";
 
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
@@ -178,8 +181,12 @@ export const conventions = (app: Elysia) => {
       const { request, path, set, responseValue } = ctx;
       const started = startedAt.get(request);
       const ms = started === undefined ? 0 : performance.now() - started;
-      const userId = (ctx as { user?: { id: number } }).user?.id ?? "-";
-      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
-      log.info(`${request.method} ${path} ${status} ${ms.toFixed(1)}ms user=${userId}`);
+      const userId = (ctx as { user?: { id: number } }).user?.id ?? null;
+      const setStatus = set.status ?? 200;
+      const status = responseValue instanceof Response ? responseValue.status : typeof setStatus === "number" ? setStatus : StatusMap[setStatus];
+      const method = request.method;
+      // A long-poll waits for events on purpose: timing it would drown every other GET.
+      recordRequest(method, status, ms / 1000, !(path === EVENTS_PATH && method === "GET"));
+      log.request(method, path, status, ms, userId);
     });
 };

@@ -47,6 +47,36 @@ describe("log", () => {
     await child.exited;
   });
 
+  test("request lines in the text format", async () => {
+    const child = runLogger(`log.request("GET", "/api/v1/users/me", 200, 1.26, 7); log.request("POST", "/login", 303, 12, null); log.flush();`);
+    const text = await readUntil(child.stdout, (seen) => seen.includes("/login"), 5000);
+    await child.exited;
+    expect(messages(text)).toEqual(["INFO GET /api/v1/users/me 200 1.3ms user=7", "INFO POST /login 303 12.0ms user=-"]);
+  });
+
+  test("the JSON format: one object per line with time, level and msg; request lines with their fields", async () => {
+    const awkward = 'said "hi" \\ and\nmore';
+    const oddPath = '/odd "path"';
+    const child = runLogger(
+      `log.setFormat("json"); log.info(${JSON.stringify(awkward)}); log.request("GET", "/api/v1/users/me", 200, 1.26, 7); log.request("DELETE", ${JSON.stringify(oddPath)}, 404, 0.04, null); log.debug("hidden"); log.warn("trouble");`,
+    );
+    const text = await readUntil(child.stdout, (seen) => seen.includes("trouble"), 5000);
+    await child.exited;
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    for (const line of lines) {
+      expect(new Date(line.time).toISOString()).toBe(line.time);
+      expect(Math.abs(Date.parse(line.time) - Date.now())).toBeLessThan(60_000);
+    }
+    expect(lines.map(({ time, ...rest }) => rest)).toEqual([
+      { level: "info", msg: awkward },
+      { level: "info", msg: "GET /api/v1/users/me 200", method: "GET", path: "/api/v1/users/me", status: 200, duration_ms: 1.3, user_id: 7 },
+      { level: "info", msg: `DELETE ${oddPath} 404`, method: "DELETE", path: oddPath, status: 404, duration_ms: 0 },
+      { level: "warn", msg: "trouble" },
+    ]);
+    expect(Object.keys(lines[2])).not.toContain("user_id");
+  });
+
   test("flush writes what is waiting", async () => {
     const child = runLogger(`log.info("waiting"); log.flush(); Bun.sleepSync(3000);`);
     const text = await readUntil(child.stdout, (seen) => seen.includes("INFO waiting\n"), 2500);

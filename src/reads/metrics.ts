@@ -1,0 +1,33 @@
+import { countPendingOutbox } from "../db/outbox";
+import { messagesCommittedSinceStart, read } from "../db/transaction";
+import { queueFigures } from "../events/registry";
+import { Exposition, writeRequestMetrics } from "../http/metrics";
+import { SERVER_VERSION } from "../version";
+
+/**
+ * GET /metrics (routes/metrics.ts): the server's figures in the Prometheus text format. Apart
+ * from the request counters (http/metrics.ts) and the count of messages stored, everything here
+ * is read from the state the server keeps anyway, when it is scraped: nothing is counted on
+ * the send path for it.
+ */
+
+// When the process started, in UNIX seconds (performance.timeOrigin is its start in ms).
+const processStart = performance.timeOrigin / 1000;
+
+export function getMetricsText(): string {
+  const queues = queueFigures();
+  const outboxPending = read((db) => [...countPendingOutbox(db).values()].reduce((sum, count) => sum + count, 0));
+  const out = new Exposition();
+  out.single("parley_up", "gauge", "1 while the server answers.", 1);
+  out.metric("parley_build_info", "gauge", "The running version, as a label; the value is always 1.").sample("parley_build_info", 1, { version: SERVER_VERSION });
+  writeRequestMetrics(out);
+  out.single("parley_event_queues", "gauge", "Event queues registered by clients and not yet expired.", queues.queues);
+  out.single("parley_event_queue_polls", "gauge", "Long-polls waiting for events now.", queues.clients_polling);
+  out.single("parley_events_pending", "gauge", "Events held in queues, not yet acknowledged by their clients.", queues.events_pending);
+  out.single("parley_events_pushed_total", "counter", "Events published to the queues since the server started (one per change, however many queues it reached).", queues.events_published);
+  out.single("parley_messages_sent_total", "counter", "Messages stored since the server started: sent by people and bots, scheduled, and the server's own notices.", messagesCommittedSinceStart());
+  out.single("parley_outbox_pending", "gauge", "E-mails and outgoing webhook calls waiting in the outbox to be delivered or tried again.", outboxPending);
+  out.single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.memoryUsage.rss());
+  out.single("process_start_time_seconds", "gauge", "Start time of the process since the UNIX epoch in seconds.", Math.round(processStart * 1000) / 1000);
+  return out.text();
+}
