@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { systemGroupId } from "../access/groupSettings";
 import { userGroupAudience } from "../access/userGroups";
 import { userGroupMembers } from "../db/groups";
-import { getRealm } from "../db/realm";
+import { findRealm, getRealm } from "../db/realm";
 import { read, write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { users } from "../db/users";
@@ -46,8 +46,10 @@ export function syncFullMembers(tx: Tx, thresholdDays: number) {
 
 /** The job's pass: members whose waiting period ended since the last one become full members. */
 export function promoteFullMembers() {
-  // Without a waiting period every member already is one; no write, so caches stay warm.
-  if (read((db) => getRealm(db).settings.waiting_period_threshold) === 0) return;
+  // Before setup there is no one to promote; without a waiting period every member already is
+  // one. Neither writes, so caches stay warm.
+  const threshold = read((db) => findRealm(db)?.settings.waiting_period_threshold ?? 0);
+  if (threshold === 0) return;
   write((tx) => {
     const threshold = getRealm(tx).settings.waiting_period_threshold;
     if (threshold > 0) syncFullMembers(tx, threshold);

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { OrganizationExistsError, createOrganization } from "../../actions/organization";
+import { requestOrigin } from "../../http/clientAddress";
 import { ApiError, badRequest, success } from "../../http/errors";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
@@ -41,7 +42,7 @@ const refused = (message: string) => new ApiError("BAD_REQUEST", message, {}, { 
  */
 function organizationUrl(raw: string | undefined, request: Request): string {
   const text = raw?.trim() ?? "";
-  if (text === "") return new URL(request.url).origin;
+  if (text === "") return requestOrigin(request);
   const problem = `'${text}' is not a valid organization URL: use the address people will open, such as https://chat.example.com.`;
   let url: URL;
   try {
@@ -87,7 +88,7 @@ export const setupRoutes = new Elysia()
         if (json) throw refused(ALREADY_SET_UP);
         return htmlResponse(alreadySetUpPage(), 403);
       }
-      const values = { setup_code: body.setup_code ?? "", org_name: body.org_name ?? "", org_url: body.org_url || new URL(request.url).origin, full_name: body.full_name ?? "", email: body.email ?? "" };
+      const values = { setup_code: body.setup_code ?? "", org_name: body.org_name ?? "", org_url: body.org_url || requestOrigin(request), full_name: body.full_name ?? "", email: body.email ?? "" };
       const problem = codeProblem(values.setup_code);
       if (problem) {
         if (json) throw refused(problem);
