@@ -19,7 +19,7 @@ RUN case "${TARGETARCH:-}" in \
       arm64) target="--target bun-linux-arm64" ;; \
       *) echo "Parley builds for amd64 and arm64, not ${TARGETARCH}" >&2; exit 1 ;; \
     esac && \
-    npm run build -- $target
+    npx bun scripts/build.ts --outfile dist/parley $target
 
 FROM debian:bookworm-slim
 # The server runs as this user, never as root. A fixed ID, so that a directory bind-mounted

@@ -1,3 +1,4 @@
+import { Cron } from "croner";
 import { resolve } from "node:path";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -72,6 +73,12 @@ export interface Config {
   logFormat: "text" | "json";
   /** A bearer token that lets non-loopback clients read /metrics (PARLEY_METRICS_TOKEN); loopback needs none. */
   metricsToken: string | null;
+  /** When the server backs itself up, a cron pattern (PARLEY_BACKUP_SCHEDULE; "off": never). */
+  backupSchedule: string | null;
+  /** Where scheduled backups go (PARLEY_BACKUP_DIR; default backups/ in the data dir). */
+  backupDir: string | null;
+  /** Scheduled backups kept; older ones are deleted after each new one (PARLEY_BACKUP_KEEP). */
+  backupKeep: number;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -117,6 +124,19 @@ function smtpFromEnv(): SmtpConfig | null {
   return { host, port, security, user, password: user ? password : null, from, caFile: env("PARLEY_SMTP_CA_FILE") || null };
 }
 
+/** Every day at 03:00 local time unless told otherwise; "off" turns scheduled backups off. */
+function backupScheduleFromEnv(): string | null {
+  const raw = (env("PARLEY_BACKUP_SCHEDULE") ?? "").trim();
+  if (raw === "") return "0 3 * * *";
+  if (["off", "none", "false", "0"].includes(raw.toLowerCase())) return null;
+  try {
+    new Cron(raw, { paused: true }).stop();
+  } catch (error) {
+    throw new ConfigError(`PARLEY_BACKUP_SCHEDULE must be a cron pattern such as "0 3 * * *" (daily at 03:00) or "off", got '${raw}': ${(error as Error).message}`);
+  }
+  return raw;
+}
+
 /** Settings from the environment, overridden by command-line options. */
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   const level = (env("PARLEY_LOG_LEVEL") ?? "info") as LogLevel;
@@ -158,6 +178,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     trustedProxies: (env("PARLEY_TRUSTED_PROXIES") ?? "").split(",").map((address) => address.trim()).filter(Boolean),
     logFormat: (env("PARLEY_LOG_FORMAT") || "text") as "text" | "json",
     metricsToken: env("PARLEY_METRICS_TOKEN") || null,
+    backupSchedule: backupScheduleFromEnv(),
+    backupDir: env("PARLEY_BACKUP_DIR") || null,
+    backupKeep: Math.max(1, intFromEnv("PARLEY_BACKUP_KEEP", 7)),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

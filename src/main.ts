@@ -2,6 +2,8 @@
 import { ConfigError } from "./config";
 import { DataDirError } from "./db/client";
 import { NewerDatabaseError } from "./db/migrate";
+import { BackupError } from "./backup/manifest";
+import { runBackup, runRestore } from "./cli/backup";
 import { runHealth } from "./cli/health";
 import { runInit } from "./cli/init";
 import { runInvite } from "./cli/invite";
@@ -12,7 +14,7 @@ import { MAIN_USAGE, usageOf } from "./cli/usage";
 import { log } from "./log";
 import { SERVER_VERSION } from "./version";
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite, health: runHealth };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite, health: runHealth, backup: runBackup, restore: runRestore };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -47,7 +49,7 @@ function version(): number {
 }
 
 /** Errors whose message says all an operator needs; anything else is a bug and shows its stack. */
-const EXPLAINED = [UsageError, CommandError, ConfigError, DataDirError, NewerDatabaseError];
+const EXPLAINED = [UsageError, CommandError, ConfigError, DataDirError, NewerDatabaseError, BackupError];
 
 try {
   const code = await main(process.argv.slice(2));

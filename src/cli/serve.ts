@@ -63,8 +63,14 @@ export async function runServe(args: string[]): Promise<number> {
   // Read and checked before the database is opened, so a wrong path changes nothing.
   const tls = config.tlsCert && config.tlsKey ? loadTls(config.tlsCert, config.tlsKey) : undefined;
   const scheme = tls ? "https" : "http";
-  const { created } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });
+  const { created, upgrade } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });
   if (created) announceNewInstall(config.dataDir, created);
+  if (upgrade) {
+    log.info(
+      `Upgraded the database for ${SERVER_VERSION} (${upgrade.migrations.join(", ")}). The database as it was is kept in ${upgrade.backup}: ` +
+        `to go back to the previous version, stop Parley, run 'parley restore ${upgrade.backup} --data-dir NEW_DIR --files-from ${config.dataDir}' and start the previous version on NEW_DIR.`,
+    );
+  }
 
   const app = createApp();
   try {

@@ -10,6 +10,8 @@ Commands:
   init      Create the organization and its owner without the setup page
   mail-test Send a test e-mail with the SMTP settings
   invite    Invite people by e-mail and print their sign-up links
+  backup    Write a backup of the data directory (safe while the server runs)
+  restore   Restore a backup into a new data directory, after checking it
   health    Ask a running server whether it is healthy (exit 0) or not (exit 1)
   version   Print the version
   help      Show this help, or 'parley help COMMAND' for one command
@@ -110,7 +112,44 @@ Options:
   -h, --help   Show this help
 `;
 
-const USAGES: Record<string, string> = { serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE, health: HEALTH_USAGE };
+export const BACKUP_USAGE = `Usage: parley backup --out FILE|DIR [--data-dir DIR]
+
+Writes one file, a gzipped tar, with everything in the data directory: a consistent copy of the
+database as committed when the backup starts (the server may keep running and writing), the
+uploaded files, avatars and custom emoji, and the saved event queues when the server is stopped.
+It is written under a temporary name and renamed when complete. Restore it with 'parley restore';
+any tar can list or unpack it too (tar tzf FILE).
+
+Options:
+  --out FILE|DIR   Where to write it. A directory gets a dated name such as
+                   parley-backup-2026-11-25T030000Z.tar.gz; an existing file is not overwritten
+  --data-dir DIR   The data directory to back up (env PARLEY_DATA_DIR, default ./data)
+  -h, --help       Show this help
+
+The server also makes backups on a schedule: see PARLEY_BACKUP_SCHEDULE in 'parley serve --help'.
+`;
+
+export const RESTORE_USAGE = `Usage: parley restore FILE --data-dir NEWDIR [--files-from OLDDIR]
+
+Restores a backup into a new (or empty) data directory, then 'parley serve --data-dir NEWDIR'
+serves it. FILE is an archive from 'parley backup' or the scheduled backups, or a copy of the
+database alone: the one Parley keeps in backups/ before upgrading a database, or the
+administration page's download.
+
+Everything is checked before anything is put in place: that it is a Parley backup, that its
+database is undamaged (SQLite's full integrity check) and not from a newer Parley than this one,
+and that every uploaded file matches its hash. A backup that fails is refused with the reason,
+and NEWDIR is left as it was. An existing server's directory is never overwritten: to replace
+one, stop it, move its data directory aside, and restore into the same path.
+
+Options:
+  --data-dir NEWDIR   The new data directory (required; it must not exist or be empty)
+  --files-from OLDDIR With a copy of the database alone: take the uploaded files from this
+                      data directory (hard links where on the same disk, copies otherwise)
+  -h, --help          Show this help
+`;
+
+const USAGES: Record<string, string> = { backup: BACKUP_USAGE, restore: RESTORE_USAGE, serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE, health: HEALTH_USAGE };
 
 /** The help text of one command, or undefined for a command that does not exist. */
 export const usageOf = (command: string): string | undefined => USAGES[command];

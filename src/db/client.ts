@@ -4,6 +4,7 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { DATABASE_FILE, DataDirError, prepareDataDir, readOnlyMessage, restoreAdvice, type Created, type NewInstall } from "./dataDir";
 import { useFileStoreIn } from "./fileStore";
 import { applyMigrations } from "./migrate";
+import { backUpBeforeUpgrade } from "./upgradeBackup";
 import { databaseSwitched } from "./caches";
 import { usePreparedQueriesOn } from "./prepared";
 import * as schema from "./schema";
@@ -27,6 +28,8 @@ export interface OpenedDatabase {
   db: Db;
   /** What was made for it: nothing, a new database file, or the data directory as well. */
   created: Created;
+  /** Set when this start upgraded the schema: the copy of the database taken first, and the migrations applied. */
+  upgrade?: { backup: string; migrations: string[] };
 }
 
 /**
@@ -39,6 +42,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
   const created = prepareDataDir(dataDir, options.newInstall ?? "allow");
   const path = join(dataDir, DATABASE_FILE);
   let sqlite: Database | undefined;
+  let upgrade: OpenedDatabase["upgrade"];
   try {
     sqlite = new Database(path, { create: created !== null, strict: true });
     sqlite.run("PRAGMA busy_timeout = 5000");
@@ -51,7 +55,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     sqlite.run("PRAGMA synchronous = NORMAL");
     sqlite.run("PRAGMA foreign_keys = ON");
     reuseStatements(sqlite);
-    applyMigrations(sqlite);
+    applyMigrations(sqlite, { beforeUpgrade: (pending) => (upgrade = { backup: backUpBeforeUpgrade(sqlite!, dataDir), migrations: pending }) });
   } catch (error) {
     sqlite?.close();
     throw explainOpenFailure(error, dataDir);
@@ -60,7 +64,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
   useFileStoreIn(dataDir);
   usePreparedQueriesOn(current.db);
   databaseSwitched();
-  return { db: current.db, created };
+  return { db: current.db, created, upgrade };
 }
 
 /**

@@ -12,10 +12,10 @@ export const DATABASE_FILE = "parley.db";
 /**
  * Files only Parley puts in a data dir besides the database. Any of them without the database
  * means the database was lost, not that this is a new install. (files/ is db/fileStore.ts's
- * store of uploads; event_queues.json is
+ * store of uploads; backups/ is db/upgradeBackup.ts's; event_queues.json is
  * src/events/persistence.ts's QUEUES_FILE; the db layer does not import the events layer.)
  */
-const COMPANION_FILES = ["files", `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, "event_queues.json", "event_queues.json.tmp"];
+const COMPANION_FILES = ["files", "backups", `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, "event_queues.json", "event_queues.json.tmp"];
 
 /** The data dir cannot be used as it is; the message says why and what to do. */
 export class DataDirError extends Error {}

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { startScheduledBackups } from "./backups";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
@@ -20,6 +21,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
+  stops.push(startScheduledBackups(config));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import * as tar from "tar";
+import { copyDatabase } from "../db/backup";
+import { DATABASE_FILE } from "../db/dataDir";
+import { inspectDatabaseFile } from "../db/databaseFile";
+import { SERVER_VERSION } from "../version";
+import { ARCHIVE_FORMAT, BackupError, MANIFEST_FILE, type BackupManifest } from "./manifest";
+
+/**
+ * A backup archive of a data directory: a gzipped tar holding the manifest, a consistent copy of
+ * the database (db/backup.ts: VACUUM INTO, never a file copy of a WAL database), the saved event
+ * queues when the server is stopped, and the uploaded files. It can be made while the server runs,
+ * and opened with any tar (`tar xzf`) as well as with `parley restore`.
+ *
+ * Uploaded files are named by their hash and never change, and a row is written only after its
+ * file is on disk (db/fileStore.ts): every file the database copy points at exists when the copy
+ * is taken. Files come after the copy, so each one it points at is there unless deleted since.
+ */
+
+const QUEUES_FILE = "event_queues.json";
+const FILES_DIR = "files";
+/** A staging directory in the data dir (where there is room for a copy of the database). */
+const STAGING_PREFIX = ".parley-archive-";
+/** Read in 1 MB pieces: tar's default of 16 MB per read, queued ahead of gzip, cost 100 MB of memory. */
+const READ_BYTES = 1 << 20;
+
+export interface BackupResult {
+  file: string;
+  bytes: number;
+  manifest: BackupManifest;
+  /** Files the database points at that were deleted between the copy and the archiving. */
+  missingFiles: string[];
+}
+
+/** `parley-backup-2026-11-25T030000Z.tar.gz`: UTC, no colons (some systems refuse them in names). */
+export const archiveName = (at: Date) => `parley-backup-${at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "")}.tar.gz`;
+
+/**
+ * Writes the archive to `out` (a file that must not exist, or a directory to put a dated one in).
+ * It is written under a temporary name, flushed and renamed: a file with the final name is whole.
+ */
+export async function createBackup(dataDirArg: string, out: string): Promise<BackupResult> {
+  const dataDir = resolve(dataDirArg);
+  const database = join(dataDir, DATABASE_FILE);
+  if (!existsSync(database)) throw new BackupError(`There is no database to back up: ${database} does not exist. Check --data-dir or PARLEY_DATA_DIR.`);
+  const takenAt = new Date();
+  let file = resolve(out);
+  if (isDirectory(file)) file = join(file, archiveName(takenAt));
+  if (existsSync(file)) throw new BackupError(`${file} already exists; Parley does not overwrite a backup. Choose another name, or give a directory to put a dated file in.`);
+  if (!isDirectory(dirname(file))) throw new BackupError(`Cannot write ${file}: the directory ${dirname(file)} does not exist.`);
+
+  removeLeftovers(dataDir);
+  const staging = join(dataDir, `${STAGING_PREFIX}${randomUUID()}`);
+  const partial = join(dirname(file), `.${basename(file)}.partial`);
+  try {
+    mkdirSync(staging);
+    try {
+      await copyDatabase(database, join(staging, DATABASE_FILE));
+    } catch (error) {
+      throw new BackupError(`${(error as Error).message}. If the database is damaged, see 'parley serve' for what it says and how to recover.`);
+    }
+    const facts = inspectDatabaseFile(join(staging, DATABASE_FILE), "quick");
+    if (facts.problems.length > 0) throw new BackupError(`The copy of the database is damaged (SQLite says: ${facts.problems.join("; ")}); no backup was written.`);
+
+    const entries = [MANIFEST_FILE, DATABASE_FILE];
+    if (existsSync(join(dataDir, QUEUES_FILE))) {
+      copyFileSync(join(dataDir, QUEUES_FILE), join(staging, QUEUES_FILE));
+      entries.push(QUEUES_FILE);
+    }
+    const stored = storedFileNames(join(dataDir, FILES_DIR));
+    if (stored.size > 0) {
+      // tar reads one directory tree; the files join the staging tree through a link it follows.
+      symlinkSync(join(dataDir, FILES_DIR), join(staging, FILES_DIR));
+      entries.push(FILES_DIR);
+    }
+    const missingFiles = facts.referencedFiles.filter((sha256) => !stored.has(sha256));
+    const manifest: BackupManifest = {
+      format: ARCHIVE_FORMAT,
+      parleyVersion: SERVER_VERSION,
+      takenAt: takenAt.toISOString(),
+      migrations: facts.migrations.map((migration) => migration.tag),
+      counts: { ...facts.counts, files: stored.size },
+      includesFiles: true,
+    };
+    writeFileSync(join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
+
+    await tar.c(
+      { file: partial, cwd: staging, gzip: { level: 6 }, follow: true, portable: true, maxReadSize: READ_BYTES, filter: (path) => !path.endsWith(".tmp") },
+      entries,
+    );
+    const fd = openSync(partial, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, file);
+    return { file, bytes: statSync(file).size, manifest, missingFiles };
+  } catch (error) {
+    rmSync(partial, { force: true });
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`Writing the backup failed: ${(error as Error).message}`);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Staging directories of a backup whose process died. */
+function removeLeftovers(dataDir: string) {
+  for (const name of readdirSync(dataDir)) if (name.startsWith(STAGING_PREFIX)) rmSync(join(dataDir, name), { recursive: true, force: true });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The hashes in the file store (files/ab/abcdef…), leaving out files still being written. */
+function storedFileNames(root: string): Set<string> {
+  const names = new Set<string>();
+  if (!isDirectory(root)) return names;
+  for (const prefix of readdirSync(root)) {
+    if (!isDirectory(join(root, prefix))) continue;
+    for (const name of readdirSync(join(root, prefix))) if (/^[0-9a-f]{64}$/.test(name)) names.add(name);
+  }
+  return names;
+}
