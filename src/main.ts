@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { ConfigError } from "./config";
 import { DataDirError } from "./db/client";
-import { NewerDatabaseError } from "./db/migrate";
+import { NewerDatabaseError, UpgradeFailedError } from "./db/migrate";
 import { BackupError } from "./backup/manifest";
 import { runBackup, runRestore } from "./cli/backup";
 import { runHealth } from "./cli/health";
@@ -49,7 +49,7 @@ function version(): number {
 }
 
 /** Errors whose message says all an operator needs; anything else is a bug and shows its stack. */
-const EXPLAINED = [UsageError, CommandError, ConfigError, DataDirError, NewerDatabaseError, BackupError];
+const EXPLAINED = [UsageError, CommandError, ConfigError, DataDirError, NewerDatabaseError, UpgradeFailedError, BackupError];
 
 try {
   const code = await main(process.argv.slice(2));

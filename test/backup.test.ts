@@ -280,8 +280,10 @@ describe("parley backup and restore", () => {
   test("scheduled backups run on PARLEY_BACKUP_SCHEDULE and keep PARLEY_BACKUP_KEEP", async () => {
     const backupDir = fresh("scheduled");
     mkdirSync(backupDir);
-    const { server } = await startedOrg({ PARLEY_BACKUP_SCHEDULE: "*/2 * * * * *", PARLEY_BACKUP_KEEP: "2", PARLEY_BACKUP_DIR: backupDir });
+    const { server, owner } = await startedOrg({ PARLEY_BACKUP_SCHEDULE: "*/2 * * * * *", PARLEY_BACKUP_KEEP: "2", PARLEY_BACKUP_DIR: backupDir });
     try {
+      const before = ok(await owner.api.get("/server/status"));
+      expect(before.backups).toEqual({ last_success: null, last_failure: null });
       const written = () => (server.output.match(/Scheduled backup written/g) ?? []).length;
       const deadline = Date.now() + 30_000;
       while (written() < 3 && Date.now() < deadline) await Bun.sleep(200);
@@ -290,6 +292,34 @@ describe("parley backup and restore", () => {
       expect(archives.length).toBe(2);
       // Each one restores.
       expect(runParley(["restore", join(backupDir, archives.sort().at(-1)!), "--data-dir", fresh("from-scheduled")]).exitCode).toBe(0);
+      // Admins can see that backups are being made: the console's status and /metrics.
+      const status = ok(await owner.api.get("/server/status"));
+      expect(status.backups.last_failure).toBeNull();
+      expect(archives.map((name) => join(backupDir, name))).toContain(status.backups.last_success.file);
+      expect(status.backups.last_success.size_bytes).toBeGreaterThan(1000);
+      const metrics = await (await fetch(new URL("/metrics", server.url))).text();
+      const last = Number(/^parley_backup_last_success_timestamp_seconds (\d+)$/m.exec(metrics)![1]);
+      expect(Math.abs(last - Date.now() / 1000)).toBeLessThan(30);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  test("a scheduled backup that fails is logged and shown to admins, and the server goes on", async () => {
+    const notADirectory = join(scratch, "a-file");
+    writeFileSync(notADirectory, "in the way");
+    const { server, owner } = await startedOrg({ PARLEY_BACKUP_SCHEDULE: "* * * * * *", PARLEY_BACKUP_DIR: notADirectory });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!server.output.includes("Scheduled backup failed") && Date.now() < deadline) await Bun.sleep(200);
+      expect(server.output).toContain(`Scheduled backup failed: cannot use the backup directory ${notADirectory}`);
+      const status = ok(await owner.api.get("/server/status"));
+      expect(status.backups.last_success).toBeNull();
+      expect(status.backups.last_failure.error).toContain("cannot use the backup directory");
+      const metrics = await (await fetch(new URL("/metrics", server.url))).text();
+      expect(metrics).toMatch(/^parley_backup_last_success_timestamp_seconds 0$/m);
+      expect(metrics).toMatch(/^parley_backup_last_failure_timestamp_seconds [1-9]\d+$/m);
+      ok(await owner.api.post("/messages", { type: "channel", to: "backups", topic: "still", content: "serving" }));
     } finally {
       await server.dispose();
     }

@@ -110,6 +110,8 @@ describe("GET /metrics", () => {
       parley_events_pushed_total: "counter",
       parley_messages_sent_total: "counter",
       parley_outbox_pending: "gauge",
+      parley_backup_last_success_timestamp_seconds: "gauge",
+      parley_backup_last_failure_timestamp_seconds: "gauge",
       process_resident_memory_bytes: "gauge",
       process_start_time_seconds: "gauge",
     };

@@ -1,5 +1,6 @@
-import { readdirSync, rmSync, statSync, statfsSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, statfsSync } from "node:fs";
 import { join } from "node:path";
+import { recordBackupRun } from "../actions/backupRuns";
 import { DATABASE_FILE } from "../db/dataDir";
 import { log } from "../log";
 import { createBackup } from "./create";
@@ -13,15 +14,31 @@ import { createBackup } from "./create";
 const ARCHIVE = /^parley-backup-\d{4}-\d{2}-\d{2}T\d{6}Z\.tar\.gz$/;
 
 export async function runScheduledBackup(dataDir: string, backupDir: string, keep: number): Promise<string | null> {
+  const startedAt = Math.floor(Date.now() / 1000);
+  const failed = (error: string) => {
+    log.error(`Scheduled backup ${error}`);
+    recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: null, bytes: null, error });
+    return null;
+  };
+  try {
+    mkdirSync(backupDir, { recursive: true });
+  } catch (error) {
+    return failed(`failed: cannot use the backup directory ${backupDir}: ${(error as Error).message}`);
+  }
   const needed = bytesToBackUp(dataDir);
   const free = freeBytes(backupDir);
   // A backup that fills the disk would stop the server writing messages: skip it and say so.
   if (free !== null && free < needed * 1.1 + 64 * 1024 * 1024) {
-    log.error(`Scheduled backup skipped: ${backupDir} has ${mb(free)} free and the backup may need ${mb(needed)}. Free some space or set PARLEY_BACKUP_DIR to a bigger disk.`);
-    return null;
+    return failed(`skipped: ${backupDir} has ${mb(free)} free and the backup may need ${mb(needed)}. Free some space or set PARLEY_BACKUP_DIR to a bigger disk.`);
   }
   const started = performance.now();
-  const result = await createBackup(dataDir, backupDir);
+  let result;
+  try {
+    result = await createBackup(dataDir, backupDir);
+  } catch (error) {
+    return failed(`failed: ${(error as Error).message}`);
+  }
+  recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: result.file, bytes: result.bytes, error: null });
   log.info(`Scheduled backup written: ${result.file} (${mb(result.bytes)}, ${result.manifest.counts.messages} messages, ${Math.round(performance.now() - started)} ms)`);
   const archives = readdirSync(backupDir).filter((name) => ARCHIVE.test(name)).sort();
   for (const name of archives.slice(0, Math.max(0, archives.length - keep))) rmSync(join(backupDir, name), { force: true });

@@ -4,6 +4,9 @@ import { MIGRATIONS } from "./migrations.generated";
 
 export class NewerDatabaseError extends Error {}
 
+/** A migration failed; the transaction left the database as it was. */
+export class UpgradeFailedError extends Error {}
+
 const BREAKPOINT = "--> statement-breakpoint";
 
 export interface AppliedMigration {
@@ -79,8 +82,15 @@ export function applyMigrations(sqlite: Database, options: MigrationOptions = {}
       }
       const now = Math.floor(Date.now() / 1000);
       for (const migration of pending) {
-        for (const statement of migration.sql.split(BREAKPOINT)) {
-          if (statement.trim() !== "" && !/^\s*PRAGMA foreign_keys/i.test(statement)) sqlite.run(statement);
+        try {
+          for (const statement of migration.sql.split(BREAKPOINT)) {
+            if (statement.trim() !== "" && !/^\s*PRAGMA foreign_keys/i.test(statement)) sqlite.run(statement);
+          }
+        } catch (error) {
+          throw new UpgradeFailedError(
+            `Upgrading the database for ${SERVER_VERSION} failed at migration ${migration.tag}: ${(error as Error).message}. ` +
+              `Nothing was changed: the upgrade runs in one transaction, and the previous version of Parley still runs on this database. Please report this.`,
+          );
         }
         sqlite.run("INSERT INTO parley_migrations (tag, applied_at, parley_version) VALUES (?, ?, ?)", [migration.tag, now, SERVER_VERSION]);
       }

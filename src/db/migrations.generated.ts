@@ -8,6 +8,7 @@ import m5 from "../../migrations/0005_military_doctor_spectrum.sql" with { type:
 import m6 from "../../migrations/0006_nosy_magdalene.sql" with { type: "text" };
 import m7 from "../../migrations/0007_lovely_captain_midlands.sql" with { type: "text" };
 import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
+import m9 from "../../migrations/0009_brainy_arachne.sql" with { type: "text" };
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: m0 },
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0006_nosy_magdalene", sql: m6 },
   { tag: "0007_lovely_captain_midlands", sql: m7 },
   { tag: "0008_panoramic_odin", sql: m8 },
+  { tag: "0009_brainy_arachne", sql: m9 },
 ];

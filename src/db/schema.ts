@@ -25,3 +25,4 @@ export * from "./userTopics";
 export * from "./sessions";
 export * from "./passwordResets";
 export * from "./serverSettings";
+export * from "./backupRuns";

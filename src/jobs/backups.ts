@@ -1,5 +1,4 @@
 import { Cron } from "croner";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { runScheduledBackup } from "../backup/scheduled";
 import type { Config } from "../config";
@@ -14,9 +13,9 @@ export function startScheduledBackups(config: Config): () => Promise<void> {
   const job = new Cron(config.backupSchedule, { protect: true, unref: true }, async () => {
     running = (async () => {
       try {
-        mkdirSync(directory, { recursive: true });
         await runScheduledBackup(config.dataDir, directory, config.backupKeep);
       } catch (error) {
+        // runScheduledBackup records its own failures; this is one it could not even record.
         log.error(`Scheduled backup failed: ${(error as Error).message}`);
       }
     })();

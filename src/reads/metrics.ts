@@ -1,3 +1,4 @@
+import { backupRunSummary } from "../db/backupRuns";
 import { countPendingOutbox } from "../db/outbox";
 import { messagesCommittedSinceStart, read } from "../db/transaction";
 import { queueFigures } from "../events/registry";
@@ -16,7 +17,10 @@ const processStart = performance.timeOrigin / 1000;
 
 export function getMetricsText(): string {
   const queues = queueFigures();
-  const outboxPending = read((db) => [...countPendingOutbox(db).values()].reduce((sum, count) => sum + count, 0));
+  const { outboxPending, backups } = read((db) => ({
+    outboxPending: [...countPendingOutbox(db).values()].reduce((sum, count) => sum + count, 0),
+    backups: backupRunSummary(db),
+  }));
   const out = new Exposition();
   out.single("parley_up", "gauge", "1 while the server answers.", 1);
   out.metric("parley_build_info", "gauge", "The running version, as a label; the value is always 1.").sample("parley_build_info", 1, { version: SERVER_VERSION });
@@ -27,6 +31,9 @@ export function getMetricsText(): string {
   out.single("parley_events_pushed_total", "counter", "Events published to the queues since the server started (one per change, however many queues it reached).", queues.events_published);
   out.single("parley_messages_sent_total", "counter", "Messages stored since the server started: sent by people and bots, scheduled, and the server's own notices.", messagesCommittedSinceStart());
   out.single("parley_outbox_pending", "gauge", "E-mails and outgoing webhook calls waiting in the outbox to be delivered or tried again.", outboxPending);
+  // 0 until the first scheduled backup: "time() - this > 2 days" alerts on a server that never backed up too.
+  out.single("parley_backup_last_success_timestamp_seconds", "gauge", "When the latest scheduled backup was written (UNIX seconds; 0 if none yet).", backups.lastSuccess?.finishedAt ?? 0);
+  out.single("parley_backup_last_failure_timestamp_seconds", "gauge", "When the latest scheduled backup failed or was skipped (UNIX seconds; 0 if none).", backups.lastFailure?.finishedAt ?? 0);
   out.single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.memoryUsage.rss());
   out.single("process_start_time_seconds", "gauge", "Start time of the process since the UNIX epoch in seconds.", Math.round(processStart * 1000) / 1000);
   return out.text();

@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { requireAdministrator } from "../access/users";
+import { backupRunSummary } from "../db/backupRuns";
 import { countPendingOutbox } from "../db/outbox";
 import { countStored, databaseFilePath, databaseFileSizes } from "../db/serverStatus";
 import { read } from "../db/transaction";
@@ -22,6 +23,11 @@ export interface ServerStatus {
   counts: { users: number; bots: number; channels: number; messages: number };
   event_queues: QueueFigures;
   outbox: { pending: number; failed: number; by_kind: Record<string, number> };
+  /** The latest scheduled backups that worked and that failed (times in UNIX seconds). */
+  backups: {
+    last_success: { finished_at: number; file: string; size_bytes: number } | null;
+    last_failure: { finished_at: number; error: string } | null;
+  };
   /** Newest first. */
   recent_warnings: LoggedWarning[];
 }
@@ -30,10 +36,11 @@ export function getServerStatus(user: User): ServerStatus {
   requireAdministrator(user, "see the server's status");
   const stored = read((db) => {
     const path = databaseFilePath(db);
-    return { dataDir: dirname(path), files: databaseFileSizes(db), counts: countStored(db), pending: countPendingOutbox(db) };
+    return { dataDir: dirname(path), files: databaseFileSizes(db), counts: countStored(db), pending: countPendingOutbox(db), backups: backupRunSummary(db) };
   });
   const now = Math.floor(Date.now() / 1000);
   const byKind = Object.fromEntries(stored.pending);
+  const { lastSuccess: success, lastFailure: failure } = stored.backups;
   return {
     version: SERVER_VERSION,
     feature_level: FEATURE_LEVEL,
@@ -45,6 +52,10 @@ export function getServerStatus(user: User): ServerStatus {
     counts: { users: stored.counts.users, bots: stored.counts.bots, channels: stored.counts.channels, messages: stored.counts.messages },
     event_queues: queueFigures(),
     outbox: { pending: Object.values(byKind).reduce((sum, n) => sum + n, 0), failed: stored.counts.outboxGivenUp, by_kind: byKind },
+    backups: {
+      last_success: success ? { finished_at: success.finishedAt, file: success.file ?? "", size_bytes: success.bytes ?? 0 } : null,
+      last_failure: failure ? { finished_at: failure.finishedAt, error: failure.error ?? "" } : null,
+    },
     recent_warnings: recentWarnings(),
   };
 }

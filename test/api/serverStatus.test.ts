@@ -37,7 +37,7 @@ describe("GET /server/status", () => {
   test("answers administrators and owners with every figure", async () => {
     for (const person of [org.admin, org.owner]) {
       const body = await status(person);
-      expect(Object.keys(body).sort()).toEqual(["counts", "data_dir", "database", "event_queues", "feature_level", "msg", "outbox", "recent_warnings", "result", "started_at", "uploads", "uptime_seconds", "version"]);
+      expect(Object.keys(body).sort()).toEqual(["backups", "counts", "data_dir", "database", "event_queues", "feature_level", "msg", "outbox", "recent_warnings", "result", "started_at", "uploads", "uptime_seconds", "version"]);
       const settings = ok(await org.anon.get("/server_settings"));
       expect(body.version).toBe(settings.zulip_version);
       expect(body.feature_level).toBe(settings.zulip_feature_level);
@@ -48,6 +48,8 @@ describe("GET /server/status", () => {
       expect(body.database.wal_bytes).toBeGreaterThanOrEqual(0);
       expect(body.database.size_bytes).toBeGreaterThanOrEqual(body.database.wal_bytes);
       expect(body.uploads).toEqual({ files: 0, size_bytes: 0 });
+      // No scheduled backup has run yet (test/backup.test.ts runs them).
+      expect(body.backups).toEqual({ last_success: null, last_failure: null });
       // The six people seedOrg makes, and the member's bot (the built-in notification bot is not counted).
       expect(body.counts).toMatchObject({ users: 6, bots: 1 });
       expect(Object.keys(body.event_queues).sort()).toEqual(["clients_polling", "events_pending", "events_published", "queues"]);

@@ -48,7 +48,8 @@ function Figure(props: { label: string; value: ComponentChildren; note?: Compone
 }
 
 export function Figures({ status }: { status: ServerStatus }) {
-  const { database, uploads, counts, event_queues: queues, outbox } = status;
+  const { database, uploads, counts, event_queues: queues, outbox, backups } = status;
+  const failedLast = backups.last_failure !== null && (backups.last_success === null || backups.last_failure.finished_at > backups.last_success.finished_at);
   return (
     <div class="stats stats-three">
       <Figure label="Version" value={status.version} note={`Feature level ${status.feature_level}`} />
@@ -69,6 +70,21 @@ export function Figures({ status }: { status: ServerStatus }) {
               <>
                 {" "}
                 <Badge kind="danger">{outbox.failed} given up</Badge>
+              </>
+            )}
+          </>
+        }
+      />
+      <Figure
+        label="Last backup"
+        value={backups.last_success ? formatDateTime(backups.last_success.finished_at) : "None yet"}
+        note={
+          <>
+            {backups.last_success ? `${formatBytes(backups.last_success.size_bytes)} in ${backups.last_success.file}` : "Scheduled backups: PARLEY_BACKUP_SCHEDULE"}
+            {failedLast && (
+              <>
+                {" "}
+                <Badge kind="danger">Latest failed: {backups.last_failure!.error}</Badge>
               </>
             )}
           </>

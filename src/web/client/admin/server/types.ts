@@ -10,6 +10,10 @@ export interface ServerStatus {
   counts: { users: number; bots: number; channels: number; messages: number };
   event_queues: { queues: number; clients_polling: number; events_pending: number; events_published: number };
   outbox: { pending: number; failed: number; by_kind: Record<string, number> };
+  backups: {
+    last_success: { finished_at: number; file: string; size_bytes: number } | null;
+    last_failure: { finished_at: number; error: string } | null;
+  };
   recent_warnings: LoggedWarning[];
 }
 
