@@ -78,6 +78,16 @@ describe("the compiled binary", () => {
     expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
   });
 
+  test("backs up its running server and restores the backup, with no file of the checkout", () => {
+    const backup = runParley(["backup", "--data-dir", "data", "--out", "backup.tar.gz"], { binary, cwd: elsewhere });
+    expect(backup.stderr).toBe("");
+    expect(backup.exitCode).toBe(0);
+    const restore = runParley(["restore", "backup.tar.gz", "--data-dir", "restored"], { binary, cwd: elsewhere });
+    expect(restore.stderr).toBe("");
+    expect(restore.exitCode).toBe(0);
+    expect(existsSync(join(elsewhere, "restored", "parley.db"))).toBe(true);
+  });
+
   test("answers its own health check, as the container's HEALTHCHECK runs it", () => {
     const port = new URL(server.url).port;
     const result = runParley(["health"], { binary, cwd: elsewhere, env: { PARLEY_HOST: "0.0.0.0", PARLEY_PORT: port } });
