@@ -32,7 +32,8 @@ COPY --from=build /src/dist/parley /usr/local/bin/parley
 USER parley
 ENV PARLEY_DATA_DIR=/data PARLEY_HOST=0.0.0.0 PARLEY_PORT=8080
 # Everything Parley keeps is in /data: the database (parley.db and its -wal file), the saved
-# event queues, uploaded files, custom emoji and avatars. Mount a named volume or a host
+# event queues, uploaded files, custom emoji and avatars, and the daily backups in
+# /data/backups (PARLEY_BACKUP_DIR puts them on another mount). Mount a named volume or a host
 # directory there (`-v parley-data:/data`); without one, the data lives and dies with the
 # container.
 VOLUME /data
