@@ -140,6 +140,10 @@ describe("parley backup and restore", () => {
     expect(backup.exitCode).toBe(0);
     const [name] = readdirSync(dir);
     expect(name).toMatch(/^parley-backup-\d{4}-\d{2}-\d{2}T\d{6}Z\.tar\.gz$/);
+    // A path ending in "/" is a directory, made if need be.
+    const made = runParley(["backup", "--data-dir", server.dataDir, "--out", `${dir}/new/`]);
+    expect(made.exitCode).toBe(0);
+    expect(readdirSync(join(dir, "new"))[0]).toMatch(/^parley-backup-.*\.tar\.gz$/);
     // An existing file is never overwritten.
     const again = runParley(["backup", "--data-dir", server.dataDir, "--out", join(dir, name!)]);
     expect(again.exitCode).toBe(1);

@@ -47,6 +47,8 @@ export async function createBackup(dataDirArg: string, out: string): Promise<Bac
   if (!existsSync(database)) throw new BackupError(`There is no database to back up: ${database} does not exist. Check --data-dir or PARLEY_DATA_DIR.`);
   const takenAt = new Date();
   let file = resolve(out);
+  // "--out /backups/" names a directory even before it exists.
+  if (/[/\\]$/.test(out)) mkdirSync(file, { recursive: true });
   if (isDirectory(file)) file = join(file, archiveName(takenAt));
   if (existsSync(file)) throw new BackupError(`${file} already exists; Parley does not overwrite a backup. Choose another name, or give a directory to put a dated file in.`);
   if (!isDirectory(dirname(file))) throw new BackupError(`Cannot write ${file}: the directory ${dirname(file)} does not exist.`);

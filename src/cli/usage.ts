@@ -65,6 +65,10 @@ Environment:
   PARLEY_OUTBOX_RETRY_MAX_SECONDS      Longest delay between retries (default 3600)
   PARLEY_OUTBOX_MAX_ATTEMPTS           Tries before an e-mail is given up (default 30, about a day)
   PARLEY_OUTBOX_SWEEP_SECONDS          How often due retries are looked for (default 30)
+  PARLEY_BACKUP_SCHEDULE               When to back up, a cron pattern (default "0 3 * * *",
+                                       daily at 03:00 local time); "off" for never
+  PARLEY_BACKUP_DIR                    Where scheduled backups go (default DATA_DIR/backups)
+  PARLEY_BACKUP_KEEP                   Scheduled backups kept, the newest (default 7)
 
 ${SMTP_USAGE}
 `;
@@ -121,8 +125,9 @@ It is written under a temporary name and renamed when complete. Restore it with 
 any tar can list or unpack it too (tar tzf FILE).
 
 Options:
-  --out FILE|DIR   Where to write it. A directory gets a dated name such as
-                   parley-backup-2026-11-25T030000Z.tar.gz; an existing file is not overwritten
+  --out FILE|DIR   Where to write it. A directory (or a path ending in /, made if need be) gets
+                   a dated name such as parley-backup-2026-11-25T030000Z.tar.gz; an existing
+                   file is not overwritten
   --data-dir DIR   The data directory to back up (env PARLEY_DATA_DIR, default ./data)
   -h, --help       Show this help
 

@@ -10,7 +10,7 @@ import { badRequest } from "../http/errors";
 /**
  * GET /streams/{stream_id}/email_address (reference: get-stream-email-address). Parley has no
  * e-mail gateway: the address has the reference's form, `name.token.show-sender@host`, and is
- * stable for a channel and sender, but mail sent to it is not delivered anywhere (README).
+ * stable for a channel and sender, but mail sent to it is not delivered anywhere (docs/FEATURES.md).
  *
  * The token is derived from the channel and the sender rather than stored: nothing reads it
  * back, since nothing receives mail. Senders are as the reference allows: the caller, a bot the

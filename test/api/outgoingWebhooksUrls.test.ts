@@ -5,7 +5,7 @@ import { type Org, ok, seedOrg } from "../helpers/seed";
 import { directMessage, sendOk } from "../helpers/sending";
 
 /**
- * Which service URLs an outgoing webhook may reach (README "Outgoing webhooks"): over HTTP on a
+ * Which service URLs an outgoing webhook may reach (docs/FEATURES.md, "Outgoing webhooks"): over HTTP on a
  * server without PARLEY_WEBHOOK_ALLOW_LOOPBACK, and the rule itself case by case.
  */
 
