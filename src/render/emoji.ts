@@ -7,8 +7,12 @@
  * mean what they mean there. Codes are Zulip's: lower-case hex codepoints joined by "-",
  * without the FE0F presentation selector. Skin-tone variants are left out, as Zulip does.
  */
-import cldrNames from "emojibase-data/en/shortcodes/cldr.json";
-import iamcalNames from "emojibase-data/en/shortcodes/iamcal.json";
+import { readFileSync } from "node:fs";
+// The datasets come in as files (in the compiled binary, files embedded in it) read once, when
+// the tables are first needed: imported as JSON they were compiled into the program as object
+// literals and kept, and the tables built at start, several MB before any client connected.
+import cldrFile from "emojibase-data/en/shortcodes/cldr.json" with { type: "file" };
+import iamcalFile from "emojibase-data/en/shortcodes/iamcal.json" with { type: "file" };
 
 /** Zulip's names that differ from the datasets (canonical name first). */
 const ZULIP_NAMES: Record<string, readonly string[]> = {
@@ -60,7 +64,9 @@ function buildTables() {
     candidates.set(code, list);
   };
   for (const [code, names] of Object.entries(ZULIP_NAMES)) add(code, names);
-  for (const dataset of [iamcalNames, cldrNames] as Record<string, string | string[]>[]) {
+  // TypeScript types a JSON import as its content; with type "file" it is the file's path.
+  for (const file of [iamcalFile, cldrFile] as unknown as string[]) {
+    const dataset = JSON.parse(readFileSync(file, "utf8")) as Record<string, string | string[]>;
     for (const [hexcode, entry] of Object.entries(dataset)) {
       add(normalizeHexcode(hexcode), namesOf(entry));
     }
@@ -82,30 +88,31 @@ function buildTables() {
   return { nameToCode, codeToNames };
 }
 
-const { nameToCode, codeToNames } = buildTables();
+let tables: ReturnType<typeof buildTables> | null = null;
+const unicodeTables = () => (tables ??= buildTables());
 
 /** emoji_code of a Unicode emoji name (`smile` → `1f642`), if known. */
 export function emojiCodeForName(name: string): string | undefined {
-  return nameToCode.get(name);
+  return unicodeTables().nameToCode.get(name);
 }
 
 /** Canonical name of a Unicode emoji code (`1f44d` → `+1`), if known. */
 export function emojiNameForCode(code: string): string | undefined {
-  return codeToNames.get(code)?.[0];
+  return unicodeTables().codeToNames.get(code)?.[0];
 }
 
 /** All names that denote this code (canonical first); empty when unknown. */
 export function emojiNamesForCode(code: string): readonly string[] {
-  return codeToNames.get(code) ?? [];
+  return unicodeTables().codeToNames.get(code) ?? [];
 }
 
 /** Every Unicode emoji this server accepts: code → names, canonical first (the server emoji data). */
 export function unicodeEmojiCodeToNames(): ReadonlyMap<string, readonly string[]> {
-  return codeToNames;
+  return unicodeTables().codeToNames;
 }
 
 export function isKnownUnicodeEmoji(code: string): boolean {
-  return codeToNames.has(code);
+  return unicodeTables().codeToNames.has(code);
 }
 
 /** emoji_code of a built-in extra emoji (`zulip` → `zulip`), if it is one. */
