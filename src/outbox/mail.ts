@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { SmtpConfig } from "../config";
 import { configureEnvironmentSmtp, effectiveSmtp } from "../reads/smtpSettings";
 import type { DeliveryAttempt } from "./deliverers";
@@ -41,6 +41,9 @@ export function mailConfigured(): boolean {
 }
 
 function createTransport(smtp: SmtpConfig, timeouts = { connection: CONNECTION_TIMEOUT_MS, socket: SOCKET_TIMEOUT_MS }): Transporter {
+  // Loaded at the first mail, not at start: it holds about a megabyte that a server without
+  // mail never needs.
+  const nodemailer = require("nodemailer") as typeof import("nodemailer");
   return nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
