@@ -78,6 +78,16 @@ describe("the compiled binary", () => {
     expect(ok(await owner.api.get("/users/me"))).toMatchObject({ user_id: owner.id, email: OWNER.email, is_owner: true });
   });
 
+  test("carries its emoji data: :smile: renders and a reaction by name is taken", async () => {
+    const owner = await login(new ApiClient(server.url), OWNER.email, OWNER.password);
+    const sent = ok(await owner.api.post("/messages", { type: "direct", to: JSON.stringify([owner.id]), content: "hello :smile:" }));
+    const [message] = ok(await owner.api.get("/messages", { anchor: sent.id, num_before: 0, num_after: 0, narrow: [] })).messages;
+    expect(message.content).toContain('class="emoji emoji-1f642"');
+    ok(await owner.api.post(`/messages/${sent.id}/reactions`, { emoji_name: "tada" }));
+    const unknown = await owner.api.post(`/messages/${sent.id}/reactions`, { emoji_name: "no_such_emoji_here" });
+    expect(unknown.status).toBe(400);
+  });
+
   test("backs up its running server and restores the backup, with no file of the checkout", () => {
     const backup = runParley(["backup", "--data-dir", "data", "--out", "backup.tar.gz"], { binary, cwd: elsewhere });
     expect(backup.stderr).toBe("");
