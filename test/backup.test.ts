@@ -164,6 +164,22 @@ describe("parley backup and restore", () => {
     }
   });
 
+  test("a backup clears what a dead backup left in the data dir, not what a running one is writing", () => {
+    const dataDir = source.server.dataDir;
+    const finished = Bun.spawnSync(["true"]);
+    const dead = join(dataDir, `.parley-archive-${finished.pid}-leftover`);
+    const alive = join(dataDir, `.parley-archive-${process.pid}-under-way`);
+    mkdirSync(dead);
+    mkdirSync(alive);
+    try {
+      expect(runParley(["backup", "--data-dir", dataDir, "--out", join(scratch, "leftovers.tar.gz")]).exitCode).toBe(0);
+      expect(existsSync(dead)).toBe(false);
+      expect(existsSync(alive)).toBe(true);
+    } finally {
+      rmSync(alive, { recursive: true, force: true });
+    }
+  });
+
   describe("restore refuses, with the reason, and leaves nothing behind", () => {
     const refused = (file: string, expected: string | RegExp, target = fresh("target")) => {
       const result = runParley(["restore", file, "--data-dir", target]);

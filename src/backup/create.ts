@@ -54,7 +54,7 @@ export async function createBackup(dataDirArg: string, out: string): Promise<Bac
   if (!isDirectory(dirname(file))) throw new BackupError(`Cannot write ${file}: the directory ${dirname(file)} does not exist.`);
 
   removeLeftovers(dataDir);
-  const staging = join(dataDir, `${STAGING_PREFIX}${randomUUID()}`);
+  const staging = join(dataDir, `${STAGING_PREFIX}${process.pid}-${randomUUID()}`);
   const partial = join(dirname(file), `.${basename(file)}.partial`);
   try {
     mkdirSync(staging);
@@ -109,9 +109,27 @@ export async function createBackup(dataDirArg: string, out: string): Promise<Bac
   }
 }
 
-/** Staging directories of a backup whose process died. */
+/**
+ * Staging directories of a backup whose process died. Another backup may be under way (the
+ * scheduled one and a `parley backup` from cron), so only those of processes gone are removed.
+ */
 function removeLeftovers(dataDir: string) {
-  for (const name of readdirSync(dataDir)) if (name.startsWith(STAGING_PREFIX)) rmSync(join(dataDir, name), { recursive: true, force: true });
+  for (const name of readdirSync(dataDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const pid = Number(name.slice(STAGING_PREFIX.length).split("-")[0]);
+    if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) continue;
+    rmSync(join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function isDirectory(path: string): boolean {
