@@ -3,7 +3,8 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, re
 import { basename, dirname, join, resolve } from "node:path";
 import * as tar from "tar";
 import { copyDatabase } from "../db/backup";
-import { DATABASE_FILE } from "../db/dataDir";
+import { DATABASE_FILE, fileNameTime } from "../db/dataDir";
+import { storedFilesIn } from "../db/fileStore";
 import { inspectDatabaseFile } from "../db/databaseFile";
 import { SERVER_VERSION } from "../version";
 import { ARCHIVE_FORMAT, BackupError, MANIFEST_FILE, type BackupManifest } from "./manifest";
@@ -35,7 +36,7 @@ export interface BackupResult {
 }
 
 /** `parley-backup-2026-11-25T030000Z.tar.gz`: UTC, no colons (some systems refuse them in names). */
-export const archiveName = (at: Date) => `parley-backup-${at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "")}.tar.gz`;
+export const archiveName = (at: Date) => `parley-backup-${fileNameTime(at)}.tar.gz`;
 
 /**
  * Writes the archive to `out` (a file that must not exist, or a directory to put a dated one in).
@@ -71,7 +72,7 @@ export async function createBackup(dataDirArg: string, out: string): Promise<Bac
       copyFileSync(join(dataDir, QUEUES_FILE), join(staging, QUEUES_FILE));
       entries.push(QUEUES_FILE);
     }
-    const stored = storedFileNames(join(dataDir, FILES_DIR));
+    const stored = new Set(storedFilesIn(join(dataDir, FILES_DIR)).map((file) => file.sha256));
     if (stored.size > 0) {
       // tar reads one directory tree; the files join the staging tree through a link it follows.
       symlinkSync(join(dataDir, FILES_DIR), join(staging, FILES_DIR));
@@ -138,15 +139,4 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The hashes in the file store (files/ab/abcdef…), leaving out files still being written. */
-function storedFileNames(root: string): Set<string> {
-  const names = new Set<string>();
-  if (!isDirectory(root)) return names;
-  for (const prefix of readdirSync(root)) {
-    if (!isDirectory(join(root, prefix))) continue;
-    for (const name of readdirSync(join(root, prefix))) if (/^[0-9a-f]{64}$/.test(name)) names.add(name);
-  }
-  return names;
 }

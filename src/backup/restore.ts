@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, clos
 import { dirname, join, resolve } from "node:path";
 import * as tar from "tar";
 import { DATABASE_FILE } from "../db/dataDir";
+import { storedFilesIn } from "../db/fileStore";
 import { inspectDatabaseFile } from "../db/databaseFile";
 import { newerSchemaProblem } from "../db/migrate";
 import { BackupError, isArchiveEntry, MANIFEST_FILE, parseManifest, type BackupManifest } from "./manifest";
@@ -141,32 +142,26 @@ function inspect(database: string, file: string) {
 /** Every stored file must hash to its name: a damaged upload is found now, not when someone opens it. */
 async function checkStoredFiles(root: string, file: string): Promise<Set<string>> {
   const present = new Set<string>();
-  if (!existsSync(root)) return present;
-  for (const prefix of readdirSync(root)) {
-    for (const name of readdirSync(join(root, prefix))) {
-      const hasher = new Bun.CryptoHasher("sha256");
-      for await (const chunk of Bun.file(join(root, prefix, name)).stream()) hasher.update(chunk);
-      if (hasher.digest("hex") !== name) throw new BackupError(`The uploaded file files/${prefix}/${name} in ${file} is damaged (its content does not match its hash); nothing was restored.`);
-      present.add(name);
+  for (const stored of storedFilesIn(root)) {
+    const hasher = new Bun.CryptoHasher("sha256");
+    for await (const chunk of Bun.file(stored.path).stream()) hasher.update(chunk);
+    if (hasher.digest("hex") !== stored.sha256) {
+      throw new BackupError(`The uploaded file files/${stored.sha256.slice(0, 2)}/${stored.sha256} in ${file} is damaged (its content does not match its hash); nothing was restored.`);
     }
+    present.add(stored.sha256);
   }
   return present;
 }
 
 /** Hard links where the two directories share a disk (no space used), copies otherwise. */
 function linkOrCopyTree(from: string, to: string) {
-  if (!existsSync(from)) return;
-  mkdirSync(to, { recursive: true });
-  for (const prefix of readdirSync(from)) {
-    if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
-    mkdirSync(join(to, prefix), { recursive: true });
-    for (const name of readdirSync(join(from, prefix))) {
-      if (!/^[0-9a-f]{64}$/.test(name)) continue;
-      try {
-        linkSync(join(from, prefix, name), join(to, prefix, name));
-      } catch {
-        copyFileSync(join(from, prefix, name), join(to, prefix, name));
-      }
+  for (const stored of storedFilesIn(from)) {
+    const target = join(to, stored.sha256.slice(0, 2), stored.sha256);
+    mkdirSync(dirname(target), { recursive: true });
+    try {
+      linkSync(stored.path, target);
+    } catch {
+      copyFileSync(stored.path, target);
     }
   }
 }

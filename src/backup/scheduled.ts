@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { recordBackupRun } from "../actions/backupRuns";
 import { DATABASE_FILE } from "../db/dataDir";
+import { storedFilesIn } from "../db/fileStore";
 import { log } from "../log";
 import { createBackup } from "./create";
 
@@ -51,14 +52,7 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /** At most the database plus every stored file: the archive is compressed, so usually much less. */
 function bytesToBackUp(dataDir: string): number {
-  let total = statSync(join(dataDir, DATABASE_FILE)).size;
-  const files = join(dataDir, "files");
-  try {
-    for (const prefix of readdirSync(files)) for (const name of readdirSync(join(files, prefix))) total += statSync(join(files, prefix, name)).size;
-  } catch {
-    // No uploads yet.
-  }
-  return total;
+  return storedFilesIn(join(dataDir, "files")).reduce((total, file) => total + statSync(file.path).size, statSync(join(dataDir, DATABASE_FILE)).size);
 }
 
 function freeBytes(directory: string): number | null {

@@ -37,6 +37,9 @@ export function restoreAdvice(dataDir: string, recoverable = true): string {
 const startNewServerAdvice = (dataDir: string) =>
   `If your data is elsewhere, check --data-dir or PARLEY_DATA_DIR. To start a new, empty server in ${dataDir}, run 'parley serve --init' (or 'parley init', see 'parley init --help').`;
 
+/** A time for file names Parley writes (backups): UTC to the second, without the colons some systems refuse. */
+export const fileNameTime = (at: Date) => at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "");
+
 export type NewInstall = "allow" | "refuse";
 
 /** What was made so the database could be opened: nothing, the database file, or the directory too. */

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -47,6 +47,20 @@ export function storeFileBytes(bytes: Uint8Array): { sha256: string; size: numbe
     renameSync(temporary, path);
   }
   return { sha256, size: bytes.length };
+}
+
+/**
+ * Every stored file under a file store's root (files/ of a data dir, or of an unpacked backup):
+ * its hash and path. Files still being written (temporary names) are left out.
+ */
+export function storedFilesIn(filesRoot: string): Array<{ sha256: string; path: string }> {
+  if (!existsSync(filesRoot)) return [];
+  const found: Array<{ sha256: string; path: string }> = [];
+  for (const prefix of readdirSync(filesRoot)) {
+    if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
+    for (const name of readdirSync(join(filesRoot, prefix))) if (/^[0-9a-f]{64}$/.test(name)) found.push({ sha256: name, path: join(filesRoot, prefix, name) });
+  }
+  return found;
 }
 
 /** Removes the bytes; the caller has checked that no row points at them any more. */

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_VERSION } from "../version";
-import { DataDirError } from "./dataDir";
+import { DataDirError, fileNameTime } from "./dataDir";
 
 /**
  * Before migrations change a database, a copy of it as the previous version wrote it goes to
@@ -16,7 +16,7 @@ const PREFIX = "before-upgrade-";
 const KEEP = 3;
 
 /** `backups/before-upgrade-2026-11-25T030000Z-to-parley-0.2.0.db`: when first, so names sort by age. */
-const fileName = (at: Date) => `${PREFIX}${at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "")}-to-${SERVER_VERSION}.db`;
+const fileName = (at: Date) => `${PREFIX}${fileNameTime(at)}-to-${SERVER_VERSION}.db`;
 
 /** Runs on the connection that is about to migrate, before anything else uses it: nothing writes meanwhile. */
 export function backUpBeforeUpgrade(sqlite: Database, dataDir: string): string {

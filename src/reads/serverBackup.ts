@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type FileHandle, open, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { copyDatabase } from "../db/backup";
+import { fileNameTime } from "../db/dataDir";
 import { databaseFilePath } from "../db/serverStatus";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
@@ -31,7 +32,7 @@ export interface Backup {
 }
 
 /** parley-backup-2025-01-31T120500Z.sqlite3: UTC, without colons, which some systems refuse in file names. */
-const backupFileName = (at: Date) => `parley-backup-${at.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "")}.sqlite3`;
+const backupFileName = (at: Date) => `parley-backup-${fileNameTime(at)}.sqlite3`;
 
 async function removeLeftovers(dataDir: string) {
   for (const name of await readdir(dataDir)) if (name.startsWith(TEMPORARY_PREFIX)) await rm(join(dataDir, name), { force: true });
