@@ -86,6 +86,40 @@ export function checkCsrf(request: Request, sessionToken: string, formToken?: st
   if (!given || !sameText(given, csrfTokenFor(sessionToken))) throw csrfFailure();
 }
 
+/**
+ * Refuses a form sent from another site to a page that needs no session (sign-in, joining,
+ * password reset, setup): without it a hostile page can sign a visitor into the attacker's
+ * account (login CSRF). There is no session yet to derive a token from, so the browser's own
+ * word decides:
+ * - `Sec-Fetch-Site`, which no page can set or forge, must say `same-origin` (or `none`: the
+ *   person's own doing). Browsers compute it themselves, so it holds behind any proxy;
+ * - from browsers that do not send it, an `Origin` must be ours (behind a trusted proxy, the
+ *   origin the browser saw: requestOrigin), and `null` is refused, since a sandboxed frame on
+ *   any site sends it (our pages send their origin: see the Referrer-Policy in web/html.ts);
+ * - without either, a `Referer` must be ours;
+ * - a request with none of them is a program, not a browser, and may go on.
+ */
+export function checkFormOrigin(request: Request) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) {
+    if (site !== "same-origin" && site !== "none") throw foreignForm();
+    return;
+  }
+  const claimed = request.headers.get("origin") ?? request.headers.get("referer");
+  if (claimed !== null && originOf(claimed) !== requestOrigin(request)) throw foreignForm();
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+const foreignForm = () => new ApiError("CSRF_FAILED", "This form was sent from another site. Open this server's own page and try again.");
+
 const csrfFailure = () => new ApiError("CSRF_FAILED", "CSRF verification failed: reload the page and try again.");
 
 export const sessionExpired = () => new ApiError("UNAUTHORIZED", "Your session has ended; sign in again.");

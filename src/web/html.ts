@@ -33,7 +33,9 @@ const PAGE_HEADERS = {
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: with it, a browser sends `Origin: null` on the forms' own POSTs, which
+  // the sign-in forms' origin check (http/session.ts checkFormOrigin) must refuse.
+  "referrer-policy": "same-origin",
   // The signed-in page shows an API key; no cache may keep it.
   "cache-control": "no-store",
 };

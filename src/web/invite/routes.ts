@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { InvitationUnusable, acceptInvitation } from "../../actions/invitesAccept";
 import { ApiError } from "../../http/errors";
+import { checkFormOrigin } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { viewInvitation } from "../../reads/invites";
 import { htmlResponse } from "../html";
@@ -32,6 +33,7 @@ export const joinRoutes = new Elysia()
   .post(
     "/join/:key",
     async ({ params, body, request, server }) => {
+      checkFormOrigin(request);
       const realm = findOrganization();
       if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
       const values = { email: body.email ?? "", full_name: body.full_name ?? "" };

@@ -3,7 +3,7 @@ import { ResetLinkUnusable, completePasswordReset, requestPasswordReset, resetMa
 import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
-import { sessionTokenOf } from "../../http/session";
+import { checkFormOrigin, sessionTokenOf } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { viewPasswordReset } from "../../reads/passwordResets";
 import { htmlResponse } from "../html";
@@ -43,6 +43,7 @@ export const passwordResetPageRoutes = new Elysia()
   .post(
     "/password/forgot",
     ({ body, request, server }) => {
+      checkFormOrigin(request);
       const realm = findOrganization();
       if (!realm) return beforeSetup();
       const email = (body.email ?? "").trim();
@@ -73,6 +74,7 @@ export const passwordResetPageRoutes = new Elysia()
   .post(
     "/reset/:token",
     async ({ params, body, request, server }) => {
+      checkFormOrigin(request);
       if (!findOrganization()) return beforeSetup();
       const view = viewPasswordReset(params.token);
       if (!view.usable) return htmlResponse(unusableResetPage(view.realmName, view.reason), STATUS_OF_REASON[view.reason]);

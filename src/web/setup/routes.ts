@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { OrganizationExistsError, createOrganization } from "../../actions/organization";
 import { requestOrigin } from "../../http/clientAddress";
 import { ApiError, badRequest, success } from "../../http/errors";
+import { checkFormOrigin } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
 import { redirect, startBrowserSession } from "../session";
@@ -71,7 +72,8 @@ export const setupRoutes = new Elysia()
   .get("/setup/*", wizardPage, AnyQuery)
   .post(
     "/setup/code",
-    ({ body }) => {
+    ({ body, request }) => {
+      checkFormOrigin(request);
       if (findOrganization()) throw refused(ALREADY_SET_UP);
       const problem = codeProblem(body.setup_code ?? "");
       if (problem) throw refused(problem);
@@ -82,6 +84,7 @@ export const setupRoutes = new Elysia()
   .post(
     "/setup",
     async ({ body, request, server }) => {
+      checkFormOrigin(request);
       const json = wantsJson(request);
       // Before looking at the inputs: once set up, nothing sent here may matter.
       if (findOrganization()) {

@@ -3,7 +3,7 @@ import { logIn } from "../../actions/login";
 import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
-import { checkCsrf, sessionTokenOf } from "../../http/session";
+import { checkCsrf, checkFormOrigin, sessionTokenOf } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
 import { homeOf, redirect, safeNext, signOutCookies, signedInUser, startBrowserSession } from "../session";
@@ -41,6 +41,7 @@ export const signInRoutes = new Elysia()
   .post(
     "/login",
     async ({ body, request, server }) => {
+      checkFormOrigin(request);
       const realm = findOrganization();
       if (!realm) return redirect("/setup/");
       const email = body.username ?? "";
@@ -58,6 +59,7 @@ export const signInRoutes = new Elysia()
   .post(
     "/logout",
     ({ request, body }) => {
+      checkFormOrigin(request);
       const token = sessionTokenOf(request);
       if (token !== undefined) {
         checkCsrf(request, token, body.csrf_token);
