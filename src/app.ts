@@ -59,6 +59,7 @@ import { apiKeyRoutes } from "./routes/apiKeys";
 import { avatarFileRoutes, avatarRoutes } from "./routes/avatars";
 import { metricsRoutes } from "./routes/metrics";
 import { healthRoutes } from "./routes/health";
+import { configureHealth } from "./reads/health";
 
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
@@ -88,6 +89,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
+  configureHealth({ diskLowMegabytes: config.diskLowMegabytes });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,

@@ -79,6 +79,8 @@ export interface Config {
   backupDir: string | null;
   /** Scheduled backups kept; older ones are deleted after each new one (PARLEY_BACKUP_KEEP). */
   backupKeep: number;
+  /** /health warns when the data directory's disk has less free than this, in MB (PARLEY_DISK_LOW_MB). */
+  diskLowMegabytes: number;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -181,6 +183,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     backupSchedule: backupScheduleFromEnv(),
     backupDir: env("PARLEY_BACKUP_DIR") || null,
     backupKeep: Math.max(1, intFromEnv("PARLEY_BACKUP_KEEP", 7)),
+    diskLowMegabytes: intFromEnv("PARLEY_DISK_LOW_MB", 512),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

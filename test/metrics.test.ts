@@ -112,6 +112,8 @@ describe("GET /metrics", () => {
       parley_outbox_pending: "gauge",
       parley_backup_last_success_timestamp_seconds: "gauge",
       parley_backup_last_failure_timestamp_seconds: "gauge",
+      parley_data_disk_free_bytes: "gauge",
+      parley_data_disk_size_bytes: "gauge",
       process_resident_memory_bytes: "gauge",
       process_start_time_seconds: "gauge",
     };
@@ -120,6 +122,8 @@ describe("GET /metrics", () => {
     const settings = ok(await new ApiClient(server.url).get("/server_settings"));
     expect(scraped.get("parley_build_info", { version: settings.zulip_version })).toBe(1);
     expect(scraped.get("process_resident_memory_bytes")).toBeGreaterThan(1_000_000);
+    expect(scraped.get("parley_data_disk_size_bytes")).toBeGreaterThan(scraped.get("parley_data_disk_free_bytes")!);
+    expect(scraped.get("parley_data_disk_free_bytes")).toBeGreaterThan(0);
     const started = scraped.get("process_start_time_seconds")!;
     expect(started).toBeLessThanOrEqual(Date.now() / 1000);
     expect(started).toBeGreaterThan(Date.now() / 1000 - 600);

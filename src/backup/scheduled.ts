@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, rmSync, statSync, statfsSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { recordBackupRun } from "../actions/backupRuns";
 import { DATABASE_FILE } from "../db/dataDir";
+import { diskSpaceOf } from "../db/diskSpace";
 import { storedFilesIn } from "../db/fileStore";
 import { log } from "../log";
 import { createBackup } from "./create";
@@ -57,8 +58,7 @@ function bytesToBackUp(dataDir: string): number {
 
 function freeBytes(directory: string): number | null {
   try {
-    const stats = statfsSync(directory);
-    return stats.bavail * stats.bsize;
+    return diskSpaceOf(directory).freeBytes;
   } catch {
     return null;
   }

@@ -50,7 +50,7 @@ export async function runHealth(args: string[]): Promise<number> {
     throw new CommandError(`Could not reach ${url}: ${(error as Error)?.message ?? String(error)}`);
   }
   const text = await response.text().catch(() => "");
-  let body: { status?: unknown; reason?: unknown } = {};
+  let body: { status?: unknown; reason?: unknown; warning?: unknown } = {};
   try {
     body = JSON.parse(text);
   } catch {
@@ -58,6 +58,7 @@ export async function runHealth(args: string[]): Promise<number> {
   }
   if (response.status === 200 && body.status === "ok") {
     console.log(`ok: ${url}`);
+    if (typeof body.warning === "string") console.log(`warning: ${body.warning}`);
     return 0;
   }
   if (response.status === 503 && typeof body.reason === "string") throw new CommandError(`Parley at ${url} is unhealthy: ${body.reason}`);

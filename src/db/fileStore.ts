@@ -38,13 +38,19 @@ export function storeFileBytes(bytes: Uint8Array): { sha256: string; size: numbe
     const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     const fd = openSync(temporary, "w");
     try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(fd, bytes, written);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      try {
+        let written = 0;
+        while (written < bytes.length) written += writeSync(fd, bytes, written);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, path);
+    } catch (error) {
+      // A half-written file (the disk filled up) would hold on to the space it took.
+      rmSync(temporary, { force: true });
+      throw error;
     }
-    renameSync(temporary, path);
   }
   return { sha256, size: bytes.length };
 }

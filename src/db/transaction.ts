@@ -1,5 +1,6 @@
 import { database } from "./client";
 import { type TransactionKind, transactionEnded, transactionStarted } from "./caches";
+import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
 import { forgetInsertedMessages, indexInsertedMessages, takeInsertedCount } from "./searchIndex";
 import type { Emitted, Reader, SendTx, Tx } from "./types";
 
@@ -45,7 +46,11 @@ function transactAs<T>(kind: TransactionKind, change: (tx: SendTx) => T, collect
     );
     committed = true;
     messagesCommitted += takeInsertedCount();
+    noteWriteSucceeded();
     return value;
+  } catch (error) {
+    noteWriteFailure(error);
+    throw error;
   } finally {
     if (!committed) forgetInsertedMessages();
     transactionEnded(kind, committed);

@@ -1,6 +1,7 @@
 import { Elysia, StatusMap, type TSchema } from "elysia";
 import { log } from "../log";
-import { ApiError } from "./errors";
+import { noteWriteFailure } from "../db/diskSpace";
+import { ApiError, diskFull } from "./errors";
 import { recordRequest } from "./metrics";
 import { requestNote } from "./requestNote";
 import { describeInvalidParameter, findInvalidParameter, invalidParameterFromError, type InvalidParameter } from "./invalidParameter";
@@ -108,7 +109,9 @@ function errorFor(routes: Routes, ctx: ErrorContext): Response {
   const { code, request } = ctx;
   // Elysia wraps whatever a body parser throws, including our own size and depth refusals.
   const cause = code === "PARSE" ? (ctx.error as Error | null)?.cause : undefined;
-  const error = cause instanceof ApiError ? cause : ctx.error;
+  const thrown = cause instanceof ApiError ? cause : ctx.error;
+  // Logged once per episode by noteWriteFailure, not here for every request it refuses.
+  const error = noteWriteFailure(thrown) ? diskFull() : thrown;
   if (error instanceof ApiError) return jsonError(error.status, error.body(), error.headers);
   switch (code) {
     case "VALIDATION": {

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "CANNOT_DEACTIVATE_GROUP_IN_USE"
   | "REALM_UPLOAD_QUOTA"
   | "CSRF_FAILED"
+  | "DISK_FULL"
   | "INTERNAL_SERVER_ERROR";
 
 const defaultStatus: Partial<Record<ErrorCode, number>> = {
@@ -30,6 +31,7 @@ const defaultStatus: Partial<Record<ErrorCode, number>> = {
   REALM_DEACTIVATED: 401,
   RATE_LIMIT_HIT: 429,
   CSRF_FAILED: 403,
+  DISK_FULL: 507,
   NOT_FOUND: 404,
   INTERNAL_SERVER_ERROR: 500,
 };
@@ -66,6 +68,9 @@ export const badRequest = (message: string, extra: Record<string, unknown> = {})
  */
 export const administratorRequired = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
 export const ownerRequired = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+
+/** A change refused because the server's disk is full (db/diskSpace.ts): nothing was stored. */
+export const diskFull = () => new ApiError("DISK_FULL", "The server's disk is full, so nothing was saved. Try again later; an administrator needs to free some space.");
 
 /** The success envelope (spec convention 2). */
 export function success<T extends object>(data?: T): { result: "success"; msg: string } & T {

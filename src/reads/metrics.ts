@@ -1,5 +1,8 @@
+import { dirname } from "node:path";
 import { backupRunSummary } from "../db/backupRuns";
+import { diskSpaceOf } from "../db/diskSpace";
 import { countPendingOutbox } from "../db/outbox";
+import { databaseFilePath } from "../db/serverStatus";
 import { messagesCommittedSinceStart, read } from "../db/transaction";
 import { queueFigures } from "../events/registry";
 import { Exposition, writeRequestMetrics } from "../http/metrics";
@@ -17,10 +20,12 @@ const processStart = performance.timeOrigin / 1000;
 
 export function getMetricsText(): string {
   const queues = queueFigures();
-  const { outboxPending, backups } = read((db) => ({
+  const { outboxPending, backups, dataDir } = read((db) => ({
     outboxPending: [...countPendingOutbox(db).values()].reduce((sum, count) => sum + count, 0),
     backups: backupRunSummary(db),
+    dataDir: dirname(databaseFilePath(db)),
   }));
+  const disk = diskSpaceOf(dataDir);
   const out = new Exposition();
   out.single("parley_up", "gauge", "1 while the server answers.", 1);
   out.metric("parley_build_info", "gauge", "The running version, as a label; the value is always 1.").sample("parley_build_info", 1, { version: SERVER_VERSION });
@@ -34,6 +39,8 @@ export function getMetricsText(): string {
   // 0 until the first scheduled backup: "time() - this > 2 days" alerts on a server that never backed up too.
   out.single("parley_backup_last_success_timestamp_seconds", "gauge", "When the latest scheduled backup was written (UNIX seconds; 0 if none yet).", backups.lastSuccess?.finishedAt ?? 0);
   out.single("parley_backup_last_failure_timestamp_seconds", "gauge", "When the latest scheduled backup failed or was skipped (UNIX seconds; 0 if none).", backups.lastFailure?.finishedAt ?? 0);
+  out.single("parley_data_disk_free_bytes", "gauge", "Free space on the file system holding the data directory, as Parley may use it.", disk.freeBytes);
+  out.single("parley_data_disk_size_bytes", "gauge", "Size of the file system holding the data directory.", disk.totalBytes);
   out.single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.memoryUsage.rss());
   out.single("process_start_time_seconds", "gauge", "Start time of the process since the UNIX epoch in seconds.", Math.round(processStart * 1000) / 1000);
   return out.text();

@@ -7,6 +7,7 @@ import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { type QueueFigures, queueFigures, SERVER_GENERATION } from "../events/registry";
 import { type LoggedWarning, recentWarnings } from "../log";
+import { dataDiskFigures } from "./health";
 import { FEATURE_LEVEL, SERVER_VERSION } from "../version";
 
 /** GET /server/status (a Parley addition, docs/API.md): how the server is doing, for its administrators. */
@@ -19,6 +20,8 @@ export interface ServerStatus {
   uptime_seconds: number;
   data_dir: string;
   database: { size_bytes: number; wal_bytes: number };
+  /** The file system holding the data directory: `low` below PARLEY_DISK_LOW_MB, `full` when changes fail. */
+  disk: { free_bytes: number; size_bytes: number; full: boolean; low: boolean };
   uploads: { files: number; size_bytes: number };
   counts: { users: number; bots: number; channels: number; messages: number };
   event_queues: QueueFigures;
@@ -48,6 +51,7 @@ export function getServerStatus(user: User): ServerStatus {
     uptime_seconds: Math.max(0, now - SERVER_GENERATION),
     data_dir: stored.dataDir,
     database: { size_bytes: stored.files.sizeBytes, wal_bytes: stored.files.walBytes },
+    disk: dataDiskFigures(stored.dataDir),
     uploads: { files: stored.counts.uploadFiles, size_bytes: stored.counts.uploadBytes },
     counts: { users: stored.counts.users, bots: stored.counts.bots, channels: stored.counts.channels, messages: stored.counts.messages },
     event_queues: queueFigures(),

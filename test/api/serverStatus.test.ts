@@ -1,3 +1,4 @@
+import { statfsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { postFrom } from "../helpers/fromAddress";
 import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
@@ -37,7 +38,7 @@ describe("GET /server/status", () => {
   test("answers administrators and owners with every figure", async () => {
     for (const person of [org.admin, org.owner]) {
       const body = await status(person);
-      expect(Object.keys(body).sort()).toEqual(["backups", "counts", "data_dir", "database", "event_queues", "feature_level", "msg", "outbox", "recent_warnings", "result", "started_at", "uploads", "uptime_seconds", "version"]);
+      expect(Object.keys(body).sort()).toEqual(["backups", "counts", "data_dir", "database", "disk", "event_queues", "feature_level", "msg", "outbox", "recent_warnings", "result", "started_at", "uploads", "uptime_seconds", "version"]);
       const settings = ok(await org.anon.get("/server_settings"));
       expect(body.version).toBe(settings.zulip_version);
       expect(body.feature_level).toBe(settings.zulip_feature_level);
@@ -48,6 +49,12 @@ describe("GET /server/status", () => {
       expect(body.database.wal_bytes).toBeGreaterThanOrEqual(0);
       expect(body.database.size_bytes).toBeGreaterThanOrEqual(body.database.wal_bytes);
       expect(body.uploads).toEqual({ files: 0, size_bytes: 0 });
+      // The test's data dir is on this machine's disk (test/diskFull.test.ts fills a small one).
+      const disk = statfsSync(org.server.dataDir);
+      expect(Object.keys(body.disk).sort()).toEqual(["free_bytes", "full", "low", "size_bytes"]);
+      expect(body.disk.size_bytes).toBe(disk.blocks * disk.bsize);
+      expect(Math.abs(body.disk.free_bytes - disk.bavail * disk.bsize)).toBeLessThan(256 * 2 ** 20);
+      expect(body.disk.full).toBe(false);
       // No scheduled backup has run yet (test/backup.test.ts runs them).
       expect(body.backups).toEqual({ last_success: null, last_failure: null });
       // The six people seedOrg makes, and the member's bot (the built-in notification bot is not counted).

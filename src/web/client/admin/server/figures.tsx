@@ -48,7 +48,7 @@ function Figure(props: { label: string; value: ComponentChildren; note?: Compone
 }
 
 export function Figures({ status }: { status: ServerStatus }) {
-  const { database, uploads, counts, event_queues: queues, outbox, backups } = status;
+  const { database, disk, uploads, counts, event_queues: queues, outbox, backups } = status;
   const failedLast = backups.last_failure !== null && (backups.last_success === null || backups.last_failure.finished_at > backups.last_success.finished_at);
   return (
     <div class="stats stats-three">
@@ -56,6 +56,21 @@ export function Figures({ status }: { status: ServerStatus }) {
       <Figure label="Uptime" value={formatDuration(status.uptime_seconds)} note={`Since ${formatDateTime(status.started_at)}`} />
       <Figure label="Database" value={formatBytes(database.size_bytes)} note={`Including ${formatBytes(database.wal_bytes)} of write-ahead log`} />
       <Figure label="Uploads" value={formatBytes(uploads.size_bytes)} note={count(uploads.files, "file", "files")} />
+      <Figure
+        label="Free disk space"
+        value={formatBytes(disk.free_bytes)}
+        note={
+          <>
+            {`Of ${formatBytes(disk.size_bytes)} on the data directory's disk`}
+            {(disk.full || disk.low) && (
+              <>
+                {" "}
+                <Badge kind={disk.full ? "danger" : "warn"}>{disk.full ? "Full: changes are refused" : "Running low"}</Badge>
+              </>
+            )}
+          </>
+        }
+      />
       <Figure label="People" value={number.format(counts.users)} note={count(counts.bots, "bot", "bots")} />
       <Figure label="Messages" value={number.format(counts.messages)} note={count(counts.channels, "channel", "channels")} />
       <Figure label="Event queues" value={number.format(queues.queues)} note={`${count(queues.clients_polling, "client", "clients")} waiting for events now`} />

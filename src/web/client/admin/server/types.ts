@@ -6,6 +6,7 @@ export interface ServerStatus {
   uptime_seconds: number;
   data_dir: string;
   database: { size_bytes: number; wal_bytes: number };
+  disk: { free_bytes: number; size_bytes: number; full: boolean; low: boolean };
   uploads: { files: number; size_bytes: number };
   counts: { users: number; bots: number; channels: number; messages: number };
   event_queues: { queues: number; clients_polling: number; events_pending: number; events_published: number };
