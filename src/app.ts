@@ -90,7 +90,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureOutboundPolicy({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
-  configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts });
+  configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, concurrencyPerService: config.outboxWebhookConcurrency });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,
     queueTimeoutSeconds: config.queueTimeoutSeconds,

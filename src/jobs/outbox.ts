@@ -14,7 +14,7 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  * while the server was down. A plain setInterval, since tests sweep more than once a second.
  */
 export function startOutboxSender(config: Config): () => Promise<void> {
-  configureMail(config.smtp);
+  configureMail(config.smtp, config.outboxMailConcurrency);
   announceMail();
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());

@@ -25,9 +25,11 @@ export interface WebhookSettings {
   timeoutSeconds: number;
   /** Tries before giving up (the first included). */
   maxAttempts: number;
+  /** Requests under way at once to one service (PARLEY_OUTBOX_WEBHOOK_CONCURRENCY). */
+  concurrencyPerService: number;
 }
 
-let settings: WebhookSettings = { timeoutSeconds: 10, maxAttempts: 4 };
+let settings: WebhookSettings = { timeoutSeconds: 10, maxAttempts: 4, concurrencyPerService: 1 };
 
 export function configureOutgoingWebhooks(values: WebhookSettings) {
   settings = values;
@@ -41,6 +43,21 @@ const RETRIED_STATUSES = new Set([408, 429]);
 export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
   get maxAttempts() {
     return settings.maxAttempts;
+  },
+  /**
+   * One lane per service, by the scheme, host and port of the bot's URL when the item is first
+   * seen: bots sharing a service share its bound and its backoff, however many there are. A
+   * bot's notifications go one at a time, so its replies come in the order of the messages.
+   */
+  route(payload) {
+    const url = webhookTarget(payload)?.service.baseUrl;
+    let lane = `webhook bot ${payload.bot_id}`;
+    try {
+      if (url !== undefined) lane = `webhook ${new URL(url).origin}`;
+    } catch {
+      lane = `webhook ${url}`;
+    }
+    return { lane, limit: settings.concurrencyPerService, inOrder: `bot ${payload.bot_id}` };
   },
   async deliver(payload, attempt) {
     const target = webhookTarget(payload);
