@@ -4,6 +4,7 @@ import { log } from "../log";
 import { type Deliverer, GiveUp, type OutboxKind, RetryLater, type Route } from "./deliverers";
 import { deliverers } from "./index";
 import { type LaneOutcome, Lanes } from "./lanes";
+import { type WaitingItem, WaitingItems } from "./waitingItems";
 
 /**
  * The outbox sender: hands due items to the deliverer of their kind, outside any transaction,
@@ -12,10 +13,10 @@ import { type LaneOutcome, Lanes } from "./lanes";
  * ID order. It runs only when nudged (after a commit that queued something, when a delivery
  * ends, and by the job's sweep), so request handling never waits for it.
  *
- * It keeps the pending items' routes in memory, learning of new items by ID (db/outbox.ts
- * pendingOutboxAfter) in bounded batches, so a pass costs the same however many items wait
- * behind a dead destination; the database stays the record of every item's state, and this
- * sender is the only one who changes it.
+ * It keeps the waiting items' routes in memory (waitingItems.ts), learning of new items by ID
+ * (db/outbox.ts pendingOutboxAfter) in bounded batches, so a pass costs about the same however
+ * many items wait behind a dead destination; the database stays the record of every item's
+ * state, and this sender is the only one who changes it.
  */
 
 export interface OutboxPolicy {
@@ -27,24 +28,15 @@ export interface OutboxPolicy {
   maxAttempts: number;
 }
 
-interface PendingItem {
-  id: number;
-  kind: OutboxKind;
-  route: Route;
-  /** UNIX seconds, as stored. */
-  nextAttemptAt: number;
-}
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Finished items are kept this long (for looking into what went out), then deleted. */
 const KEEP_FINISHED_SECONDS = 30 * 24 * 3600;
 /** New items read per pass; more wait for the next pass, which follows at once. */
-const LOAD_BATCH = 500;
+const LOAD_BATCH = 100;
 
 let policy: OutboxPolicy | null = null;
-/** By ID; items are added in increasing ID order, so iteration is in ID order. */
-let pending = new Map<number, PendingItem>();
+let waiting = new WaitingItems();
 let loadedUpTo = 0;
 let lanes = new Lanes(() => 1);
 const inFlight = new Map<number, Promise<void>>();
@@ -53,7 +45,7 @@ let idleWaiters: (() => void)[] = [];
 
 export function startOutboxRunner(options: OutboxPolicy) {
   policy = options;
-  pending = new Map();
+  waiting = new WaitingItems();
   loadedUpTo = 0;
   lanes = new Lanes((failures) => backoffSeconds(failures, options));
 }
@@ -118,8 +110,9 @@ function pass() {
   passRequested = false;
   if (policy) {
     try {
-      if (loadNewItems()) return requestPass();
+      const more = loadNewItems();
       startDueItems(policy);
+      if (more) return requestPass();
     } catch (error) {
       log.error(`outbox: a pass failed: ${(error as Error)?.stack ?? error}`);
     }
@@ -135,7 +128,7 @@ function loadNewItems(): boolean {
     const deliverer = delivererOf(row.kind);
     // A kind this version does not know (a database from a newer Parley): nothing can send it.
     if (!deliverer) giveUp(row, row.attempts, `No deliverer for outbox items of kind '${row.kind}'`, undefined);
-    else pending.set(row.id, { id: row.id, kind: row.kind, route: routeOf(deliverer, row), nextAttemptAt: row.nextAttemptAt });
+    else waiting.add({ id: row.id, kind: row.kind, route: routeOf(deliverer, row), nextAttemptAt: row.nextAttemptAt });
   }
   if (rows.length < LOAD_BATCH) loadedUpTo = Math.max(loadedUpTo, newest);
   return rows.length === LOAD_BATCH;
@@ -152,32 +145,26 @@ function routeOf(deliverer: Deliverer<OutboxKind>, row: OutboxRow): Route {
   }
 }
 
-/** Starts every due item its lane has room for, in ID order, keeping order keys in order. */
+/** Starts the due items their lanes have room for, oldest first, keeping order keys in order. */
 function startDueItems(options: OutboxPolicy) {
   const now = nowSeconds();
   const nowMs = Date.now();
   const held = new Set<string>(heldKinds());
-  // Order keys with an earlier item under way or due: their later items wait their turn.
-  const taken = new Set<string>();
-  const waitingLanes = new Set<string>();
-  for (const item of pending.values()) {
-    const { lane, limit, inOrder } = item.route;
-    waitingLanes.add(lane);
-    if (inFlight.has(item.id)) {
-      if (inOrder !== undefined) taken.add(inOrder);
-      continue;
+  const ready = (item: WaitingItem) => !held.has(item.kind) && item.nextAttemptAt <= now;
+  const underWay = (item: WaitingItem) => inFlight.has(item.id);
+  const lanesWaiting = new Set<string>();
+  for (const { lane, limit } of waiting.lanes()) {
+    lanesWaiting.add(lane);
+    if (!lanes.mayStart(lane, limit, nowMs)) continue;
+    for (const item of waiting.startable(lane, limit, ready, underWay)) {
+      if (!lanes.mayStart(lane, limit, nowMs)) break;
+      start(item, options);
     }
-    if (held.has(item.kind) || item.nextAttemptAt > now) continue;
-    if (inOrder !== undefined) {
-      if (taken.has(inOrder)) continue;
-      taken.add(inOrder);
-    }
-    if (lanes.mayStart(lane, limit, nowMs)) start(item, options);
   }
-  lanes.forgetIdle(waitingLanes, nowMs);
+  lanes.forgetIdle(lanesWaiting, nowMs);
 }
 
-function start(item: PendingItem, options: OutboxPolicy) {
+function start(item: WaitingItem, options: OutboxPolicy) {
   lanes.started(item.route.lane);
   const delivery = attempt(item, options)
     .catch((error): LaneOutcome => {
@@ -199,10 +186,10 @@ function start(item: PendingItem, options: OutboxPolicy) {
 }
 
 /** One try of one item, marked in the database; what it says of the item's destination. */
-async function attempt(item: PendingItem, options: OutboxPolicy): Promise<LaneOutcome> {
+async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOutcome> {
   const row = read((db) => getOutboxItem(db, item.id));
   if (!row || row.sentAt !== null || row.gaveUpAt !== null) {
-    pending.delete(item.id);
+    waiting.remove(item);
     return "unknown";
   }
   const deliverer = delivererOf(row.kind)!;
@@ -214,7 +201,7 @@ async function attempt(item: PendingItem, options: OutboxPolicy): Promise<LaneOu
     const outcome: LaneOutcome = error instanceof GiveUp || (error instanceof RetryLater && error.destinationAnswered) ? "unknown" : "failed";
     const maxAttempts = deliverer.maxAttempts ?? options.maxAttempts;
     if (error instanceof GiveUp || number >= maxAttempts) {
-      pending.delete(item.id);
+      waiting.remove(item);
       giveUp(row, number, message, deliverer);
       return outcome;
     }
@@ -224,7 +211,7 @@ async function attempt(item: PendingItem, options: OutboxPolicy): Promise<LaneOu
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
     return outcome;
   }
-  pending.delete(item.id);
+  waiting.remove(item);
   write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
   log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
   return "answered";

@@ -1,5 +1,7 @@
 import { nativeWebhookBody, notifyBotOwner, postBotReply, slackWebhookBody, webhookTarget } from "../actions/outgoingWebhooks";
+import { database } from "../db/client";
 import type { OutgoingWebhookPayload } from "../db/outbox";
+import { webhookServiceUrl } from "../db/outgoingWebhookBots";
 import { ServiceInterface } from "../model/bots";
 import { SERVER_VERSION } from "../version";
 import { AnswerTooLarge, outboundFetch, type OutboundAnswer } from "../net/outboundFetch";
@@ -50,7 +52,7 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
    * bot's notifications go one at a time, so its replies come in the order of the messages.
    */
   route(payload) {
-    const url = webhookTarget(payload)?.service.baseUrl;
+    const url = webhookServiceUrl(database(), payload.bot_id);
     let lane = `webhook bot ${payload.bot_id}`;
     try {
       if (url !== undefined) lane = `webhook ${new URL(url).origin}`;
