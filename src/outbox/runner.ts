@@ -168,8 +168,8 @@ function start(item: WaitingItem, options: OutboxPolicy) {
   lanes.started(item.route.lane);
   const delivery = attempt(item, options)
     .catch((error): LaneOutcome => {
-      // Not marked (the database refused the write): not again at once, or it would be sent
-      // again and again; at least once still holds.
+      // Not marked (the database refused the write): it stays waiting, but not due at once, or
+      // it would be sent again and again; at least once still holds.
       item.nextAttemptAt = nowSeconds() + backoffSeconds(1, options);
       log.error(`outbox: item ${item.id} (${item.kind}) could not be marked: ${(error as Error)?.stack ?? error}`);
       return "unknown";
@@ -201,18 +201,19 @@ async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOu
     const outcome: LaneOutcome = error instanceof GiveUp || (error instanceof RetryLater && error.destinationAnswered) ? "unknown" : "failed";
     const maxAttempts = deliverer.maxAttempts ?? options.maxAttempts;
     if (error instanceof GiveUp || number >= maxAttempts) {
-      waiting.remove(item);
       giveUp(row, number, message, deliverer);
+      waiting.remove(item);
       return outcome;
     }
     const delay = backoffSeconds(number, options);
-    item.nextAttemptAt = nowSeconds() + delay;
-    write((tx) => markOutboxFailed(tx, row.id, number, item.nextAttemptAt, message));
+    const nextAttemptAt = nowSeconds() + delay;
+    write((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
+    item.nextAttemptAt = nextAttemptAt;
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
     return outcome;
   }
-  waiting.remove(item);
   write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
+  waiting.remove(item);
   log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
   return "answered";
 }
