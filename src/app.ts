@@ -8,6 +8,7 @@ import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
 import { startJobs } from "./jobs";
 import { configureOutgoingWebhooks } from "./outbox/webhooks";
+import { configureOutboundPolicy } from "./net/outboundPolicy";
 import { mailConfigured, sendMailNow, testMail } from "./outbox/mail";
 import { nudgeOutbox } from "./outbox/runner";
 import { conventions } from "./http/conventions";
@@ -90,7 +91,8 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureHealth({ diskLowMegabytes: config.diskLowMegabytes });
-  configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
+  configureOutboundPolicy({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
+  configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, concurrencyPerService: config.outboxWebhookConcurrency });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,
     queueTimeoutSeconds: config.queueTimeoutSeconds,

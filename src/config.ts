@@ -49,6 +49,10 @@ export interface Config {
   outboxMaxAttempts: number;
   /** How often the outbox sender looks for due items besides being nudged after a commit. */
   outboxSweepSeconds: number;
+  /** E-mails sent at once (the mail lane's bound), each on a connection of its own. */
+  outboxMailConcurrency: number;
+  /** Requests under way at once to one outgoing-webhook service (scheme, host and port). */
+  outboxWebhookConcurrency: number;
   /** Validity of an invitation whose creator named none (spec 8: INVITATION_LINK_VALIDITY_MINUTES, 10 days). */
   invitationLinkValidityMinutes: number;
   /** How often expired invitations are marked expired (they are refused at acceptance regardless). */
@@ -169,6 +173,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     outboxRetryMaxSeconds: intFromEnv("PARLEY_OUTBOX_RETRY_MAX_SECONDS", 3600),
     outboxMaxAttempts: intFromEnv("PARLEY_OUTBOX_MAX_ATTEMPTS", 30),
     outboxSweepSeconds: intFromEnv("PARLEY_OUTBOX_SWEEP_SECONDS", 30),
+    outboxMailConcurrency: Math.max(1, intFromEnv("PARLEY_OUTBOX_MAIL_CONCURRENCY", 2)),
+    outboxWebhookConcurrency: Math.max(1, intFromEnv("PARLEY_OUTBOX_WEBHOOK_CONCURRENCY", 2)),
     invitationLinkValidityMinutes: intFromEnv("PARLEY_INVITATION_LINK_VALIDITY_MINUTES", 14_400),
     inviteExpirySweepSeconds: intFromEnv("PARLEY_INVITE_EXPIRY_SWEEP_SECONDS", 300),
     presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),

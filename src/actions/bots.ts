@@ -8,6 +8,7 @@ import { findActiveUserByFullName, findUserByEmail, insertBotService, users, typ
 import { badRequest } from "../http/errors";
 import { BotType, ServiceInterface } from "../model/bots";
 import { Role } from "../model/roles";
+import { refusalAtFirstSight } from "../net/outboundPolicy";
 import { randomToken } from "../model/secrets";
 import { botToApi, type ApiBot } from "../shapes/users";
 import { addAccount, checkFullName } from "./users";
@@ -47,8 +48,13 @@ function checkInterfaceType(interfaceType: number) {
   }
 }
 
-/** The URL an outgoing webhook posts to. The original expects it JSON-encoded; a bare URL is accepted too. */
-function checkPayloadUrl(raw: string | undefined): string {
+/**
+ * The URL an outgoing webhook posts to. The original expects it JSON-encoded; a bare URL is
+ * accepted too. What the outgoing-request policy refuses without a name lookup (this server,
+ * local addresses in any spelling) is refused here at once; the policy is checked again, name
+ * resolved, at every delivery.
+ */
+function checkPayloadUrl(raw: string | undefined, realmUrl: string): string {
   let value: unknown = raw?.trim() ?? "";
   if (typeof value === "string" && value.startsWith('"')) {
     try {
@@ -65,6 +71,8 @@ function checkPayloadUrl(raw: string | undefined): string {
     throw badRequest(`payload_url '${value}' is not a valid URL.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw badRequest("payload_url must be an http or https URL.");
+  const refused = refusalAtFirstSight(url.href, realmUrl);
+  if (refused) throw badRequest(`payload_url '${value.trim()}' is refused: ${refused}.`);
   return value.trim();
 }
 
@@ -79,7 +87,7 @@ export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
   checkInterfaceType(input.interfaceType);
   const fullName = checkFullName(input.fullName);
   const email = `${checkShortName(input.shortName)}-bot@${realmHost(realm)}`;
-  const payloadUrl = input.botType === BotType.OUTGOING_WEBHOOK ? checkPayloadUrl(input.payloadUrl) : null;
+  const payloadUrl = input.botType === BotType.OUTGOING_WEBHOOK ? checkPayloadUrl(input.payloadUrl, realm.url) : null;
   if (findUserByEmail(tx, email)) throw badRequest("Username already in use");
   if (findActiveUserByFullName(tx, fullName)) throw badRequest(`Name is already in use: someone active is called '${fullName}'.`);
   const bot = addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash: null, isBot: true, botType: input.botType, botOwnerId: actor.id });

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { InvitationEmailPayload } from "./invites";
 import type { PasswordResetEmailPayload } from "./passwordResets";
@@ -8,8 +8,8 @@ import type { Reader, SendTx, Tx } from "./types";
  * The durable outbox: work for the outside world (e-mails now, outgoing webhooks later) is
  * written here in the same transaction as the change that causes it, and a sender delivers
  * it after COMMIT. A rollback leaves nothing to send, and a crash loses nothing queued.
- * A sender takes rows with sent_at null and next_attempt_at due, in ID order, and on failure
- * counts the attempt and pushes next_attempt_at back.
+ * A sender takes rows with sent_at null and next_attempt_at due, and on failure counts the
+ * attempt and pushes next_attempt_at back.
  */
 export const outbox = sqliteTable(
   "outbox",
@@ -83,16 +83,24 @@ function notifyQueued() {
   queuedListener?.();
 }
 
-/** The first item due at `now`, neither sent nor given up, by ID, leaving out the `held` kinds. */
-export function nextDueOutboxItem(db: Reader, now: number, held: readonly string[]): OutboxRow | undefined {
-  const due = and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt), lte(outbox.nextAttemptAt, now));
+/**
+ * Items neither sent nor given up with an ID above `afterId`, in ID order, at most `limit`: the
+ * sender learns of new items this way (by the primary key, however many wait), since writers
+ * take turns and IDs therefore become visible in increasing order.
+ */
+export function pendingOutboxAfter(db: Reader, afterId: number, limit: number): OutboxRow[] {
   return db
     .select()
     .from(outbox)
-    .where(held.length === 0 ? due : and(due, notInArray(outbox.kind, held as OutboxItem["kind"][])))
+    .where(and(gt(outbox.id, afterId), isNull(outbox.sentAt), isNull(outbox.gaveUpAt)))
     .orderBy(asc(outbox.id))
-    .limit(1)
-    .get();
+    .limit(limit)
+    .all();
+}
+
+/** The highest item ID there is (0 for none): where the next look for new items may start. */
+export function lastOutboxId(db: Reader): number {
+  return db.select({ id: sql<number | null>`max(${outbox.id})` }).from(outbox).get()?.id ?? 0;
 }
 
 /** Items still to deliver (neither sent nor given up), by kind. */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { BotType } from "../model/bots";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
@@ -29,4 +29,17 @@ export function outgoingWebhookBotIds(_db: Reader): ReadonlySet<number> {
 export function findWebhookBot(db: Reader, botId: number): { bot: User; service: BotService } | undefined {
   const row = db.select().from(users).innerJoin(botServices, eq(botServices.botId, users.id)).where(eq(users.id, botId)).get();
   return row ? { bot: row.users, service: row.bot_services } : undefined;
+}
+
+const serviceUrl = prepared((db) =>
+  db
+    .select({ url: botServices.baseUrl })
+    .from(botServices)
+    .where(eq(botServices.botId, sql.placeholder("botId")))
+    .prepare(),
+);
+
+/** A bot's service URL, for the outbox to tell its destination; asked once per queued item. */
+export function webhookServiceUrl(_db: Reader, botId: number): string | undefined {
+  return serviceUrl().get({ botId })?.url;
 }

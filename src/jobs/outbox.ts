@@ -10,11 +10,12 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 
 /**
  * The outbox sender (outbox/runner.ts): nudged after every commit that queued an item, swept on
- * an interval for retries that came due, and run once at start for what was queued or came due
- * while the server was down. A plain setInterval, since tests sweep more than once a second.
+ * an interval for retries and paused destinations that came due, and run once at start for what
+ * was queued or came due while the server was down. A plain setInterval, since tests sweep more
+ * than once a second.
  */
 export function startOutboxSender(config: Config): () => Promise<void> {
-  configureMail(config.smtp);
+  configureMail(config.smtp, config.outboxMailConcurrency);
   announceMail();
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());

@@ -1,9 +1,10 @@
 import type { Deliverer } from "./deliverers";
-import { type Mail, mailConfigured, messageIdFor, sendMail } from "./mail";
+import { type Mail, mailConfigured, mailRoute, messageIdFor, sendMail } from "./mail";
 
 /** The notification an administrator may ask for when deactivating someone (spec 4.16). */
 export const accountDeactivatedEmail: Deliverer<"account_deactivated_email"> = {
   ready: mailConfigured,
+  route: mailRoute,
   async deliver(payload, attempt) {
     await sendMail(accountDeactivatedMail(payload), messageIdFor(attempt));
   },

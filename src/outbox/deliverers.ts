@@ -3,12 +3,15 @@ import type { OutboxItem } from "../db/outbox";
 /**
  * How each kind of outbox item reaches the outside world. An action queues an item inside its
  * write() (db/outbox.ts enqueueOutbox), so nothing is sent for a change that rolled back and
- * nothing queued is lost in a crash; the outbox job (jobs/) later takes due items in ID order
- * and calls the deliverer of their kind, outside any transaction.
+ * nothing queued is lost in a crash; the outbox sender (runner.ts) later hands due items to the
+ * deliverer of their kind, outside any transaction, in lanes: items going to the same
+ * destination (the route a deliverer gives) share a bound on deliveries at once and a backoff
+ * when the destination keeps failing, and one slow or dead destination holds up only its own.
  *
  * A deliverer either returns (delivered: the item is marked sent and never tried again), or
  * throws. RetryLater, or any other error, is a transient failure: the item is tried again with
- * backoff until its kind's attempts run out. GiveUp ends it at once. When an item is given up,
+ * backoff until its kind's attempts run out, and it counts against its destination unless the
+ * RetryLater says the destination answered. GiveUp ends it at once. When an item is given up,
  * the kind's gaveUp() may tell someone (in a write of its own), e.g. a webhook bot's owner.
  *
  * Delivery is at least once at the network level (a crash between a send and its "sent" mark
@@ -28,8 +31,20 @@ export interface DeliveryAttempt {
   createdAt: number;
 }
 
+/** Where an item goes, for the sender's lanes. */
+export interface Route {
+  /** The destination: items with the same lane share its bound and its backoff. */
+  lane: string;
+  /** Deliveries of this lane under way at once, at most. */
+  limit: number;
+  /** Items with the same key go one at a time in ID order (a bot's replies in order). */
+  inOrder?: string;
+}
+
 export interface Deliverer<K extends OutboxKind> {
   deliver(payload: PayloadOf<K>, attempt: DeliveryAttempt): Promise<void>;
+  /** Where the item goes; asked once, when the sender first sees the item. */
+  route(payload: PayloadOf<K>): Route;
   /** Tries before giving up; the default suits mail (about a day with the default backoff). */
   maxAttempts?: number;
   /**
@@ -41,5 +56,15 @@ export interface Deliverer<K extends OutboxKind> {
   gaveUp?(payload: PayloadOf<K>, error: string): void;
 }
 
-export class RetryLater extends Error {}
+/** A transient failure: tried again later. */
+export class RetryLater extends Error {
+  /** The destination answered (it refused this item for now): its other items need not wait. */
+  readonly destinationAnswered: boolean;
+
+  constructor(message: string, options: { destinationAnswered?: boolean } = {}) {
+    super(message);
+    this.destinationAnswered = options.destinationAnswered ?? false;
+  }
+}
+
 export class GiveUp extends Error {}

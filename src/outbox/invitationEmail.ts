@@ -1,7 +1,7 @@
 import { findInviteById, isUsable, type InvitationEmailPayload } from "../db/invites";
 import { read } from "../db/transaction";
 import type { Deliverer } from "./deliverers";
-import { type Mail, mailConfigured, messageIdFor, sendMail } from "./mail";
+import { type Mail, mailConfigured, mailRoute, messageIdFor, sendMail } from "./mail";
 
 /**
  * The invitation e-mail (spec 4.8). Checked at delivery: an invitation revoked, used or
@@ -9,6 +9,7 @@ import { type Mail, mailConfigured, messageIdFor, sendMail } from "./mail";
  */
 export const invitationEmail: Deliverer<"invitation_email"> = {
   ready: mailConfigured,
+  route: mailRoute,
   async deliver(payload, attempt) {
     const invite = read((db) => findInviteById(db, payload.invite_id));
     if (!invite || !isUsable(invite, Math.floor(Date.now() / 1000))) return;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Transporter } from "nodemailer";
 import type { SmtpConfig } from "../config";
 import { configureEnvironmentSmtp, effectiveSmtp } from "../reads/smtpSettings";
-import type { DeliveryAttempt } from "./deliverers";
+import type { DeliveryAttempt, Route } from "./deliverers";
 import { GiveUp, RetryLater } from "./deliverers";
 
 /**
@@ -22,18 +22,25 @@ export interface Mail {
 /** The transport of the settings last used, kept while they stay the same. */
 let cached: { key: string; transport: Transporter } | null = null;
 
-/** Network timeouts: a silent server must not hold the outbox sender, which sends one item at a time. */
+/** Network timeouts: a silent server must not hold its lane's deliveries for long. */
 const CONNECTION_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
 /** A test e-mail is waited for by a person in front of a page: all of it within this. */
 const TEST_DEADLINE_MS = 15_000;
 
-/** The environment's settings (null: none), set once at start. */
-export function configureMail(smtp: SmtpConfig | null) {
+/** Mails under way at once, each on a connection of its own (PARLEY_OUTBOX_MAIL_CONCURRENCY). */
+let concurrency = 1;
+
+/** The environment's settings (null: none) and the mail lane's bound, set once at start. */
+export function configureMail(smtp: SmtpConfig | null, mailsAtOnce: number) {
   cached?.transport.close();
   cached = null;
   configureEnvironmentSmtp(smtp);
+  concurrency = mailsAtOnce;
 }
+
+/** Every mail goes through the one mail server: one lane for all of them, in no set order. */
+export const mailRoute = (): Route => ({ lane: "mail", limit: concurrency });
 
 /** Whether e-mail can go out at all; invitations show their links to the inviter when it cannot. */
 export function mailConfigured(): boolean {
@@ -86,8 +93,9 @@ export function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdA
 /**
  * Sends one e-mail. A refusal the server calls permanent (a 5xx answer to the recipient or the
  * message) throws GiveUp; anything else (server down, 4xx, timeouts, authentication) throws
- * RetryLater, since an administrator can fix it. Throws GiveUp when no SMTP server is set up;
- * the runner holds mail back before that happens (mailConfigured).
+ * RetryLater, since an administrator can fix it; a 4xx for the recipient alone says the server
+ * answered, so other mails need not wait. Throws GiveUp when no SMTP server is set up; the
+ * runner holds mail back before that happens (mailConfigured).
  */
 export async function sendMail(mail: Mail, messageId: string): Promise<void> {
   const settings = effectiveSmtp()?.settings;
@@ -137,6 +145,7 @@ const errorText = (error: unknown) => (error as SmtpError | null)?.message ?? St
 
 function classify(error: unknown): Error {
   const { responseCode, command } = (error ?? {}) as SmtpError;
-  const permanent = typeof responseCode === "number" && responseCode >= 500 && responseCode < 600 && /^(RCPT|DATA|MAIL)/i.test(command ?? "");
-  return permanent ? new GiveUp(errorText(error)) : new RetryLater(errorText(error));
+  const code = typeof responseCode === "number" ? responseCode : 0;
+  if (code >= 500 && code < 600 && /^(RCPT|DATA|MAIL)/i.test(command ?? "")) return new GiveUp(errorText(error));
+  return new RetryLater(errorText(error), { destinationAnswered: code >= 400 && code < 500 && /^RCPT/i.test(command ?? "") });
 }

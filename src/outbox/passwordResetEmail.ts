@@ -1,7 +1,7 @@
 import { findPasswordResetById, type PasswordResetEmailPayload } from "../db/passwordResets";
 import { read } from "../db/transaction";
 import type { Deliverer } from "./deliverers";
-import { type Mail, mailConfigured, messageIdFor, sendMail } from "./mail";
+import { type Mail, mailConfigured, mailRoute, messageIdFor, sendMail } from "./mail";
 
 /**
  * The password-reset e-mail. Checked at delivery: a link used, replaced by a newer one or
@@ -9,6 +9,7 @@ import { type Mail, mailConfigured, messageIdFor, sendMail } from "./mail";
  */
 export const passwordResetEmail: Deliverer<"password_reset_email"> = {
   ready: mailConfigured,
+  route: mailRoute,
   async deliver(payload, attempt) {
     const reset = read((db) => findPasswordResetById(db, payload.reset_id));
     if (!reset || reset.usedAt !== null || reset.expiresAt <= Math.floor(Date.now() / 1000)) return;

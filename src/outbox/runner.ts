@@ -1,14 +1,22 @@
-import { getOutboxItem, markOutboxFailed, markOutboxGivenUp, markOutboxSent, nextDueOutboxItem, type OutboxRow, pruneFinishedOutbox } from "../db/outbox";
+import { getOutboxItem, lastOutboxId, markOutboxFailed, markOutboxGivenUp, markOutboxSent, type OutboxRow, pendingOutboxAfter, pruneFinishedOutbox } from "../db/outbox";
 import { read, write } from "../db/transaction";
 import { log } from "../log";
-import { type Deliverer, GiveUp, type OutboxKind } from "./deliverers";
+import { type Deliverer, GiveUp, type OutboxKind, RetryLater, type Route } from "./deliverers";
 import { deliverers } from "./index";
+import { type LaneOutcome, Lanes } from "./lanes";
+import { type WaitingItem, WaitingItems } from "./waitingItems";
 
 /**
- * The outbox sender: takes due items in ID order, one at a time, and hands each to the
- * deliverer of its kind, outside any transaction. It runs only when nudged (after a commit that
- * queued something, and by the job's sweep), so request handling never waits for it; only one
- * pass runs at a time, and a nudge during a pass makes it look again before stopping.
+ * The outbox sender: hands due items to the deliverer of their kind, outside any transaction,
+ * in lanes (lanes.ts): items for different destinations go out side by side, each destination
+ * with its own bound and backoff, and items with the same order key (a bot's) one at a time in
+ * ID order. It runs only when nudged (after a commit that queued something, when a delivery
+ * ends, and by the job's sweep), so request handling never waits for it.
+ *
+ * It keeps the waiting items' routes in memory (waitingItems.ts), learning of new items by ID
+ * (db/outbox.ts pendingOutboxAfter) in bounded batches, so a pass costs about the same however
+ * many items wait behind a dead destination; the database stays the record of every item's
+ * state, and this sender is the only one who changes it.
  */
 
 export interface OutboxPolicy {
@@ -24,29 +32,40 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Finished items are kept this long (for looking into what went out), then deleted. */
 const KEEP_FINISHED_SECONDS = 30 * 24 * 3600;
+/** New items read per pass; more wait for the next pass, which follows at once. */
+const LOAD_BATCH = 100;
 
 let policy: OutboxPolicy | null = null;
-let running: Promise<void> | null = null;
-let lookAgain = false;
+let waiting = new WaitingItems();
+let loadedUpTo = 0;
+let lanes = new Lanes(() => 1);
+const inFlight = new Map<number, Promise<void>>();
+let passRequested = false;
+let idleWaiters: (() => void)[] = [];
 
 export function startOutboxRunner(options: OutboxPolicy) {
   policy = options;
+  waiting = new WaitingItems();
+  loadedUpTo = 0;
+  lanes = new Lanes((failures) => backoffSeconds(failures, options));
 }
 
-/** How long a clean stop waits for a delivery in flight before closing the database under it. */
+/** How long a clean stop waits for deliveries in flight before closing the database under them. */
 const STOP_WAIT_MS = 15_000;
 
 /**
- * Stops taking new items and waits (a bounded while) for the one in flight to finish and be
+ * Stops starting deliveries and waits (a bounded while) for those in flight to finish and be
  * marked, so that a clean stop never sends an item twice: the database closes only after.
  */
 export async function stopOutboxRunner(): Promise<void> {
   policy = null;
-  if (!running) return;
+  settleIdle();
+  if (inFlight.size === 0) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const waited = await Promise.race([running.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))]);
+  const finished = Promise.allSettled([...inFlight.values()]).then(() => true);
+  const waited = await Promise.race([finished, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))]);
   clearTimeout(timer);
-  if (!waited) log.warn(`outbox: a delivery was still under way after ${STOP_WAIT_MS / 1000} s; it will be tried again at the next start`);
+  if (!waited) log.warn(`outbox: ${inFlight.size} deliveries were still under way after ${STOP_WAIT_MS / 1000} s; they will be tried again at the next start`);
 }
 
 /** The delay before try number `attempts + 1`, after `attempts` failures. */
@@ -63,58 +82,140 @@ export function heldKinds(): OutboxKind[] {
   return (Object.keys(deliverers) as OutboxKind[]).filter((kind) => !(deliverers[kind].ready?.() ?? true));
 }
 
-/** Asks for a pass over due items; returns when the pass (this one or the running one) ends. */
+/**
+ * Asks for a pass over due items. The promise settles once the sender is idle: nothing under
+ * way, and nothing due that could start (tests wait on it; the server does not).
+ */
 export function nudgeOutbox(): Promise<void> {
   if (!policy) return Promise.resolve();
-  if (running) {
-    lookAgain = true;
-    return running;
-  }
-  running = drain()
-    .catch((error) => log.error(`outbox: sender stopped on an error: ${(error as Error)?.stack ?? error}`))
-    .finally(() => {
-    running = null;
-  });
-  return running;
+  const idle = new Promise<void>((resolve) => idleWaiters.push(resolve));
+  requestPass();
+  return idle;
 }
 
-async function drain() {
-  do {
-    lookAgain = false;
-    const held = heldKinds();
-    for (;;) {
-      if (!policy) return;
-      const item = read((db) => nextDueOutboxItem(db, nowSeconds(), held));
-      if (!item) break;
-      await attempt(item, policy);
+function requestPass() {
+  if (passRequested) return;
+  passRequested = true;
+  // After what is running now: a commit's other work, or the other deliveries that just ended.
+  setImmediate(pass);
+}
+
+function settleIdle() {
+  const waiters = idleWaiters;
+  idleWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+function pass() {
+  passRequested = false;
+  if (policy) {
+    try {
+      const more = loadNewItems();
+      startDueItems(policy);
+      if (more) return requestPass();
+    } catch (error) {
+      log.error(`outbox: a pass failed: ${(error as Error)?.stack ?? error}`);
     }
-  } while (lookAgain);
+  }
+  if (inFlight.size === 0) settleIdle();
 }
 
-async function attempt(item: OutboxRow, options: OutboxPolicy) {
-  const deliverer = deliverers[item.kind] as Deliverer<OutboxKind> | undefined;
-  const number = item.attempts + 1;
-  if (!deliverer) {
+/** Learns of items queued since the last look; true when there may be more. */
+function loadNewItems(): boolean {
+  const { rows, newest } = read((db) => ({ rows: pendingOutboxAfter(db, loadedUpTo, LOAD_BATCH), newest: lastOutboxId(db) }));
+  for (const row of rows) {
+    loadedUpTo = row.id;
+    const deliverer = delivererOf(row.kind);
     // A kind this version does not know (a database from a newer Parley): nothing can send it.
-    giveUp(item, number - 1, `No deliverer for outbox items of kind '${item.kind}'`, undefined);
-    return;
+    if (!deliverer) giveUp(row, row.attempts, `No deliverer for outbox items of kind '${row.kind}'`, undefined);
+    else waiting.add({ id: row.id, kind: row.kind, route: routeOf(deliverer, row), nextAttemptAt: row.nextAttemptAt });
   }
+  if (rows.length < LOAD_BATCH) loadedUpTo = Math.max(loadedUpTo, newest);
+  return rows.length === LOAD_BATCH;
+}
+
+const delivererOf = (kind: OutboxKind) => deliverers[kind] as Deliverer<OutboxKind> | undefined;
+
+function routeOf(deliverer: Deliverer<OutboxKind>, row: OutboxRow): Route {
   try {
-    await withDeadline(deliverer.deliver(item.payload, { itemId: item.id, number, createdAt: item.createdAt }));
+    return deliverer.route(row.payload);
+  } catch (error) {
+    log.error(`outbox: no route for item ${row.id} (${row.kind}), sent in a lane of its own: ${(error as Error)?.stack ?? error}`);
+    return { lane: `item ${row.id}`, limit: 1 };
+  }
+}
+
+/** Starts the due items their lanes have room for, oldest first, keeping order keys in order. */
+function startDueItems(options: OutboxPolicy) {
+  const now = nowSeconds();
+  const nowMs = Date.now();
+  const held = new Set<string>(heldKinds());
+  const ready = (item: WaitingItem) => !held.has(item.kind) && item.nextAttemptAt <= now;
+  const underWay = (item: WaitingItem) => inFlight.has(item.id);
+  const lanesWaiting = new Set<string>();
+  for (const { lane, limit } of waiting.lanes()) {
+    lanesWaiting.add(lane);
+    if (!lanes.mayStart(lane, limit, nowMs)) continue;
+    for (const item of waiting.startable(lane, limit, ready, underWay)) {
+      if (!lanes.mayStart(lane, limit, nowMs)) break;
+      start(item, options);
+    }
+  }
+  lanes.forgetIdle(lanesWaiting, nowMs);
+}
+
+function start(item: WaitingItem, options: OutboxPolicy) {
+  lanes.started(item.route.lane);
+  const delivery = attempt(item, options)
+    .catch((error): LaneOutcome => {
+      // Not marked (the database refused the write): it stays waiting, but not due at once, or
+      // it would be sent again and again; at least once still holds.
+      item.nextAttemptAt = nowSeconds() + backoffSeconds(1, options);
+      log.error(`outbox: item ${item.id} (${item.kind}) could not be marked: ${(error as Error)?.stack ?? error}`);
+      return "unknown";
+    })
+    .then((outcome) => {
+      const pause = lanes.finished(item.route.lane, outcome, Date.now());
+      if (pause !== null) log.warn(`outbox: ${item.route.lane} keeps failing; its items wait ${pause} s`);
+    })
+    .finally(() => {
+      inFlight.delete(item.id);
+      requestPass();
+    });
+  inFlight.set(item.id, delivery);
+}
+
+/** One try of one item, marked in the database; what it says of the item's destination. */
+async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOutcome> {
+  const row = read((db) => getOutboxItem(db, item.id));
+  if (!row || row.sentAt !== null || row.gaveUpAt !== null) {
+    waiting.remove(item);
+    return "unknown";
+  }
+  const deliverer = delivererOf(row.kind)!;
+  const number = row.attempts + 1;
+  try {
+    await withDeadline(deliverer.deliver(row.payload, { itemId: row.id, number, createdAt: row.createdAt }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const outcome: LaneOutcome = error instanceof GiveUp || (error instanceof RetryLater && error.destinationAnswered) ? "unknown" : "failed";
     const maxAttempts = deliverer.maxAttempts ?? options.maxAttempts;
     if (error instanceof GiveUp || number >= maxAttempts) {
-      giveUp(item, number, message, deliverer);
-      return;
+      giveUp(row, number, message, deliverer);
+      waiting.remove(item);
+      return outcome;
     }
     const delay = backoffSeconds(number, options);
-    write((tx) => markOutboxFailed(tx, item.id, number, nowSeconds() + delay, message));
-    log.warn(`outbox: item ${item.id} (${item.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
-    return;
+    const nextAttemptAt = nowSeconds() + delay;
+    write((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
+    item.nextAttemptAt = nextAttemptAt;
+    log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
+    return outcome;
   }
-  write((tx) => markOutboxSent(tx, item.id, number, nowSeconds()));
-  log.info(`outbox: item ${item.id} (${item.kind}) delivered on try ${number}`);
+  write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
+  waiting.remove(item);
+  log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
+  return "answered";
 }
 
 function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: Deliverer<OutboxKind> | undefined) {
@@ -128,7 +229,7 @@ function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: D
 }
 
 /**
- * A deliverer that never settles must not stop the sender for good: after this long its try
+ * A deliverer that never settles must not hold its lane for good: after this long its try
  * counts as failed (deliverers keep their own, shorter network timeouts).
  */
 const DELIVERY_DEADLINE_MS = 5 * 60_000;

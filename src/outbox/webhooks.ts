@@ -1,9 +1,12 @@
 import { nativeWebhookBody, notifyBotOwner, postBotReply, slackWebhookBody, webhookTarget } from "../actions/outgoingWebhooks";
+import { database } from "../db/client";
 import type { OutgoingWebhookPayload } from "../db/outbox";
+import { webhookServiceUrl } from "../db/outgoingWebhookBots";
 import { ServiceInterface } from "../model/bots";
 import { SERVER_VERSION } from "../version";
+import { AnswerTooLarge, outboundFetch, type OutboundAnswer } from "../net/outboundFetch";
+import { RequestRefused } from "../net/outboundPolicy";
 import { type Deliverer, GiveUp, RetryLater } from "./deliverers";
-import { refusedWebhookUrl } from "./webhookUrls";
 
 /**
  * Delivers outgoing-webhook notifications (spec 4.20) queued by actions/outgoingWebhooks.ts:
@@ -14,21 +17,21 @@ import { refusedWebhookUrl } from "./webhookUrls";
  * Failures: a timeout, a connection error or a 5xx/408/429 answer is tried again with the
  * outbox's backoff; after the last try the bot says "Failure! Bot is unavailable" (or "Third
  * party responded with <status>") in the conversation and the notification bot tells its
- * owner why. A refused URL or another 4xx
- * is not retried. The reference does not retry 5xx answers; a service restarting is the
- * common cause of those, so here they are retried.
+ * owner why. A URL the outgoing-request policy refuses (net/outboundPolicy.ts, which also
+ * makes the request: net/outboundFetch.ts), another 4xx or an answer too long to read is not
+ * retried. The reference does not retry 5xx answers; a service restarting is the common cause
+ * of those, so here they are retried.
  */
 
 export interface WebhookSettings {
   timeoutSeconds: number;
   /** Tries before giving up (the first included). */
   maxAttempts: number;
-  allowLoopback: boolean;
-  /** The port this server listens on, so a service URL cannot point back at it. */
-  ownPort: number | null;
+  /** Requests under way at once to one service (PARLEY_OUTBOX_WEBHOOK_CONCURRENCY). */
+  concurrencyPerService: number;
 }
 
-let settings: WebhookSettings = { timeoutSeconds: 10, maxAttempts: 4, allowLoopback: false, ownPort: null };
+let settings: WebhookSettings = { timeoutSeconds: 10, maxAttempts: 4, concurrencyPerService: 1 };
 
 export function configureOutgoingWebhooks(values: WebhookSettings) {
   settings = values;
@@ -43,14 +46,25 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
   get maxAttempts() {
     return settings.maxAttempts;
   },
+  /**
+   * One lane per service, by the scheme, host and port of the bot's URL when the item is first
+   * seen: bots sharing a service share its bound and its backoff, however many there are. A
+   * bot's notifications go one at a time, so its replies come in the order of the messages.
+   */
+  route(payload) {
+    const url = webhookServiceUrl(database(), payload.bot_id);
+    let lane = `webhook bot ${payload.bot_id}`;
+    try {
+      if (url !== undefined) lane = `webhook ${new URL(url).origin}`;
+    } catch {
+      lane = `webhook ${url}`;
+    }
+    return { lane, limit: settings.concurrencyPerService, inOrder: `bot ${payload.bot_id}` };
+  },
   async deliver(payload, attempt) {
     const target = webhookTarget(payload);
     // A bot deactivated (or changed into another kind) since the message: nothing to notify.
     if (!target) return;
-    const url = target.service.baseUrl;
-    const refused = await refusedWebhookUrl(url, { ...settings, realmUrl: target.realm.url });
-    if (refused) throw new GiveUp(`The webhook was not sent: ${refused}.`);
-
     const slack = target.service.interface === ServiceInterface.SLACK;
     const form = slack ? slackWebhookBody(target, payload) : undefined;
     if (slack && !form) {
@@ -71,22 +85,22 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
       body = JSON.stringify(nativeWebhookBody(target, payload));
     }
 
-    let response: Response;
-    let text: string;
+    let answer: OutboundAnswer;
     try {
-      response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(settings.timeoutSeconds * 1000) });
-      text = await readAnswer(response);
+      answer = await outboundFetch(target.service.baseUrl, { method: "POST", headers, body, timeoutMs: settings.timeoutSeconds * 1000, maxAnswerBytes: MAX_ANSWER_BYTES, ownUrl: target.realm.url });
     } catch (error) {
-      if (error instanceof GiveUp) throw error;
+      if (error instanceof RequestRefused) throw new GiveUp(`The webhook was not sent: ${error.message}.`);
+      if (error instanceof AnswerTooLarge) throw new GiveUp(`The webhook's answer was not read: ${error.message}.`);
       const name = (error as Error)?.name;
       if (name === "TimeoutError" || name === "AbortError") throw new RetryLater(`Request timed out after ${settings.timeoutSeconds} seconds.`);
       throw new RetryLater(`When trying to send a request to the webhook service, an exception occurred:\n\`\`\`\n${(error as Error)?.message ?? error}\n\`\`\``);
     }
 
-    if (response.status >= 200 && response.status < 300) return await handleAnswer(payload, text, slack);
-    const detail = `The webhook got a response with status code *${response.status}*.${text.trim() === "" ? "" : `\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 2000)}\n\`\`\``}`;
-    if (response.status >= 500 || RETRIED_STATUSES.has(response.status)) throw new RetryLater(detail);
-    if (response.status >= 300 && response.status < 400) throw new GiveUp(`${detail}\nRedirects are not followed; give the bot the final URL.`);
+    const { status, body: text } = answer;
+    if (status >= 200 && status < 300) return await handleAnswer(payload, text, slack);
+    const detail = `The webhook got a response with status code *${status}*.${text.trim() === "" ? "" : `\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 2000)}\n\`\`\``}`;
+    if (status >= 500 || RETRIED_STATUSES.has(status)) throw new RetryLater(detail);
+    if (status >= 300 && status < 400) throw new GiveUp(`${detail}\nRedirects are not followed; give the bot the final URL.`);
     throw new GiveUp(detail);
   },
   gaveUp(payload, error) {
@@ -96,17 +110,6 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
     notifyBotOwner(payload, error);
   },
 };
-
-async function readAnswer(response: Response): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  if (declared > MAX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw new GiveUp(`The webhook's answer is ${declared} bytes; at most ${MAX_ANSWER_BYTES} are read.`);
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_ANSWER_BYTES) throw new GiveUp(`The webhook's answer is over ${MAX_ANSWER_BYTES} bytes.`);
-  return new TextDecoder().decode(bytes);
-}
 
 /** A 2xx answer: a reply to post, nothing, or an answer the bot cannot use (reported, not retried). */
 async function handleAnswer(payload: OutgoingWebhookPayload, text: string, slack: boolean) {

@@ -50,12 +50,12 @@ describe("POST /bots", () => {
 
   test("creates an outgoing webhook bot from a JSON-encoded or a plain payload_url, with a fixed token", async () => {
     const encoded = ok(await org.member2.api.post("/bots", { full_name: "Hook Bot", short_name: "hook", bot_type: 3, payload_url: JSON.stringify("https://hooks.example.com/zulip"), interface_type: 2 }));
-    const plain = ok(await org.member2.api.post("/bots", { full_name: "Plain Hook Bot", short_name: "plain-hook", bot_type: 3, payload_url: "http://127.0.0.1:9/hook" }));
+    const plain = ok(await org.member2.api.post("/bots", { full_name: "Plain Hook Bot", short_name: "plain-hook", bot_type: 3, payload_url: "http://10.0.0.9:9/hook" }));
     const bots = await ownBots(org.member2);
     const hook = bots.find((bot) => bot.user_id === encoded.user_id);
     expect(hook.services).toEqual([{ base_url: "https://hooks.example.com/zulip", token: expect.stringMatching(/^[A-Za-z0-9]{32}$/), interface: 2 }]);
     expect(hook.services[0].token).not.toBe(hook.api_key);
-    expect(bots.find((bot) => bot.user_id === plain.user_id).services).toEqual([{ base_url: "http://127.0.0.1:9/hook", token: expect.any(String), interface: 1 }]);
+    expect(bots.find((bot) => bot.user_id === plain.user_id).services).toEqual([{ base_url: "http://10.0.0.9:9/hook", token: expect.any(String), interface: 1 }]);
   });
 
   test("creates an incoming webhook bot, ignoring payload_url for it", async () => {
@@ -141,6 +141,9 @@ describe("POST /bots", () => {
       [{ bot_type: 3, payload_url: "not a url" }, "not a valid URL"],
       [{ bot_type: 3, payload_url: '"https://unterminated' }, "not valid JSON"],
       [{ bot_type: 3, payload_url: "[1]" }, "not a valid URL"],
+      // The outgoing-request policy, where it needs no name lookup (test/api/outgoingWebhooksUrls.test.ts).
+      [{ bot_type: 3, payload_url: "http://127.0.0.1:9/hook" }, "resolves to a local address (127.0.0.1), which is refused unless PARLEY_WEBHOOK_ALLOW_LOOPBACK is set"],
+      [{ bot_type: 3, payload_url: "http://x.localhost./hook" }, "'x.localhost.' resolves to a local address"],
     ];
     for (const [change, message] of bad) {
       const response = await org.member2.api.post("/bots", { full_name: "Fine Bot Name", short_name: "fine", ...change });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, queryServer, uniqueName } from "../helpers/channels";
 import { editServerDatabase } from "../helpers/inProcess";
-import { type Org, type Person, ok, seedOrg } from "../helpers/seed";
+import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 
 /**
@@ -177,6 +177,20 @@ describe("a direct message", () => {
   });
 });
 
+describe("a service on this machine (PARLEY_WEBHOOK_ALLOW_LOOPBACK)", () => {
+  test("is reached by a name under localhost, which is never looked up, with the name in Host", async () => {
+    let host: string | null | undefined;
+    const bot = await webhookBot(org.member, (request) => {
+      host = request.headers.get("host");
+      return json({ content: "local name answered" });
+    }, { url: `http://hooks.localhost.:${receiver.port}/hook${botCounter + 1}` });
+    await sendOk(org.member2, directMessage([bot.id], "over a local name"));
+    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    expect(reply.content).toBe("local name answered");
+    expect(host).toBe(`hooks.localhost.:${receiver.port}`);
+  });
+});
+
 describe("failures", () => {
   test("a service failing once is tried again, and its answer posted once", async () => {
     const bot = await webhookBot(org.member, (_request, count) => (count === 1 ? new Response("down", { status: 503 }) : json({ content: "back again" })));
@@ -254,12 +268,19 @@ describe("failures", () => {
     expect(hits(bot.name)).toHaveLength(1);
   });
 
-  test("a service URL pointing at this server itself is never called", async () => {
-    const bot = await webhookBot(org.member, () => json({}), { url: `${org.server.url}/api/v1/users/me` });
-    const before = messagesFrom(notificationBotId()).length;
-    await sendOk(org.member2, directMessage([bot.id], "hello"));
-    const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
-    expect(notice.content).toContain("points at this server itself");
+  test("a service URL pointing at this server itself is refused at creation, and never called when stored", async () => {
+    for (const url of [`${org.server.url}/api/v1/users/me`, `http://self.localhost:${new URL(org.server.url).port}/api/v1/users/me`]) {
+      const refused = await org.member.api.post("/bots", { full_name: "Self Hook", short_name: "self-hook", bot_type: 3, payload_url: JSON.stringify(url) });
+      expectError(refused, "BAD_REQUEST");
+      expect(refused.body.msg).toBe(`payload_url '${url}' is refused: the URL points at this server itself.`);
+      // Saved before the rule existed, or by hand: refused at delivery too.
+      const bot = await webhookBot(org.member, () => json({}));
+      editServerDatabase(org.server, "UPDATE bot_services SET base_url = ? WHERE bot_id = ?", url, bot.id);
+      const before = messagesFrom(notificationBotId()).length;
+      await sendOk(org.member2, directMessage([bot.id], "hello"));
+      const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
+      expect(notice.content).toContain("The webhook was not sent: the URL points at this server itself.");
+    }
   });
 });
 

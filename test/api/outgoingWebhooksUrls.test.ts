@@ -1,74 +1,120 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { refusedWebhookUrl } from "../../src/outbox/webhookUrls";
 import { queryServer } from "../helpers/channels";
-import { type Org, ok, seedOrg } from "../helpers/seed";
+import { editServerDatabase } from "../helpers/inProcess";
+import { LOCAL_SPELLINGS } from "../helpers/localSpellings";
+import { type Org, expectError, ok, seedOrg } from "../helpers/seed";
 import { directMessage, sendOk } from "../helpers/sending";
 
 /**
- * Which service URLs an outgoing webhook may reach (docs/FEATURES.md, "Outgoing webhooks"): over HTTP on a
- * server without PARLEY_WEBHOOK_ALLOW_LOOPBACK, and the rule itself case by case.
+ * Which service URLs an outgoing webhook may reach (docs/FEATURES.md, "Outgoing webhooks"), over
+ * HTTP on a server without PARLEY_WEBHOOK_ALLOW_LOOPBACK: receivers on this machine's loopback
+ * addresses must never be called, whatever spelling the bot's URL uses. The rule case by case
+ * is test/net/outboundPolicy.test.ts.
  */
 
-describe("a server without PARLEY_WEBHOOK_ALLOW_LOOPBACK", () => {
-  let org: Org;
-  let receiver: ReturnType<typeof Bun.serve>;
-  let requests = 0;
+let org: Org;
+/** Receivers on the same port of 127.0.0.1 and ::1, where every local spelling would land. */
+let receivers: ReturnType<typeof Bun.serve>[] = [];
+const requests: string[] = [];
+let port = 0;
+let bots = 0;
 
-  beforeAll(async () => {
-    receiver = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: () => {
-        requests++;
+beforeAll(async () => {
+  const listen = (hostname: string, at: number) =>
+    Bun.serve({
+      hostname,
+      port: at,
+      fetch: (request) => {
+        requests.push(`${hostname} ${request.headers.get("host")} ${new URL(request.url).pathname}`);
         return Response.json({ content: "should never be asked" });
       },
     });
-    org = await seedOrg();
-  }, 30_000);
+  const v4 = listen("127.0.0.1", 0);
+  port = v4.port!;
+  receivers = [v4, listen("::1", port)];
+  org = await seedOrg({ env: { PARLEY_OUTBOX_RETRY_BASE_SECONDS: "1", PARLEY_OUTBOX_RETRY_MAX_SECONDS: "1" } });
+}, 30_000);
 
-  afterAll(async () => {
-    await org?.server.dispose();
-    receiver?.stop(true);
-  });
-
-  test("never calls a loopback service, and tells the bot's owner why", async () => {
-    const body = ok(await org.member.api.post("/bots", { full_name: "Local Hook", short_name: "local-hook", bot_type: 3, payload_url: `http://127.0.0.1:${receiver.port}/hook` }));
-    await sendOk(org.member2, directMessage([body.user_id], "hello"));
-    const notifier = queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE email LIKE 'notification-bot@%'")[0].id;
-    const deadline = Date.now() + 10_000;
-    let notice: { content: string } | undefined;
-    while (!notice && Date.now() < deadline) {
-      notice = queryServer<{ content: string }>(org.server, "SELECT content FROM messages WHERE sender_id = ? AND content LIKE ?", notifier, `%|${body.user_id}**%`)[0];
-      if (!notice) await Bun.sleep(50);
-    }
-    expect(notice?.content).toContain("resolves to a local address (127.0.0.1)");
-    expect(notice?.content).toContain("PARLEY_WEBHOOK_ALLOW_LOOPBACK");
-    expect(requests).toBe(0);
-    // Refused for good at the first try: not retried.
-    expect(queryServer(org.server, "SELECT attempts FROM outbox WHERE kind = 'outgoing_webhook'")).toEqual([{ attempts: 1 }]);
-  });
+afterAll(async () => {
+  await org?.server.dispose();
+  for (const receiver of receivers) receiver.stop(true);
 });
 
-describe("the URL rule", () => {
-  const policy = { allowLoopback: false, ownPort: 8080, realmUrl: "https://chat.example.com" };
-  const allowed = { ...policy, allowLoopback: true };
+const notificationBotId = () => queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE email LIKE 'notification-bot@%'")[0].id;
 
-  test("refuses loopback, unspecified and link-local addresses unless loopback is allowed", async () => {
-    for (const url of ["http://127.0.0.1:9000/", "http://127.1.2.3/", "http://[::1]:9000/", "http://localhost:9000/", "http://0.0.0.0:9000/", "http://169.254.169.254/latest/meta-data", "http://[fe80::1]/", "http://[::ffff:127.0.0.1]:9000/"]) {
-      expect(await refusedWebhookUrl(url, policy)).toContain("local address");
-      expect(await refusedWebhookUrl(url, allowed)).toBeNull();
+/** What the notification bot told the owner of `botId`, once it did. */
+async function noticeAbout(botId: number, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [notice] = queryServer<{ content: string }>(org.server, "SELECT content FROM messages WHERE sender_id = ? AND content LIKE ?", notificationBotId(), `%|${botId}**%`);
+    if (notice) return notice.content;
+    if (Date.now() > deadline) throw new Error(`The owner of bot ${botId} was never told`);
+    await Bun.sleep(50);
+  }
+}
+
+/**
+ * A bot whose service URL is `url` at delivery: created with a harmless address, then given
+ * `url` in the database, as a URL saved while the rule was different (PARLEY_WEBHOOK_ALLOW_LOOPBACK
+ * set then) would be. The check at delivery is the one that must hold.
+ */
+async function botWithStoredUrl(url: string): Promise<number> {
+  const bot = ok(await org.member.api.post("/bots", { full_name: `Stored Hook ${++bots}`, short_name: `stored-hook-${bots}`, bot_type: 3, payload_url: JSON.stringify("http://192.0.2.1/placeholder") }));
+  editServerDatabase(org.server, "UPDATE bot_services SET base_url = ? WHERE bot_id = ?", url, bot.user_id);
+  return bot.user_id;
+}
+
+const attemptsOf = (botId: number) => queryServer<{ attempts: number; gave_up_at: number | null }>(org.server, "SELECT attempts, gave_up_at FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${botId},%`);
+
+describe("a server without PARLEY_WEBHOOK_ALLOW_LOOPBACK", () => {
+  test("refuses a bot whose URL is local in any spelling when it is created, saying why", async () => {
+    for (const url of LOCAL_SPELLINGS(port)) {
+      const refused = await org.member.api.post("/bots", { full_name: `Local Hook ${++bots}`, short_name: `local-hook-${bots}`, bot_type: 3, payload_url: JSON.stringify(url) });
+      expectError(refused, "BAD_REQUEST");
+      expect([url, refused.body.msg]).toEqual([url, expect.stringContaining("resolves to a local address")]);
+      expect(refused.body.msg).toContain("refused unless PARLEY_WEBHOOK_ALLOW_LOOPBACK is set");
+    }
+    expect(requests).toEqual([]);
+  });
+
+  test("never calls a local address at delivery, whatever its spelling, and tells the bot's owner why", async () => {
+    const spellings = LOCAL_SPELLINGS(port);
+    const botIds: number[] = [];
+    for (const url of spellings) {
+      const botId = await botWithStoredUrl(url);
+      botIds.push(botId);
+      await sendOk(org.member2, directMessage([botId], "hello"));
+    }
+    // Every notification finished (sent, or given up) before the receivers are asked.
+    const finished = () => botIds.every((botId) => queryServer<{ done: number }>(org.server, "SELECT sent_at IS NOT NULL OR gave_up_at IS NOT NULL AS done FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${botId},%`)[0]?.done === 1);
+    const deadline = Date.now() + 30_000;
+    while (!finished() && Date.now() < deadline) await Bun.sleep(50);
+    expect(requests).toEqual([]);
+    for (const [i, botId] of botIds.entries()) {
+      const notice = await noticeAbout(botId);
+      expect([spellings[i], notice]).toEqual([spellings[i], expect.stringContaining("The webhook was not sent: the URL's host")]);
+      expect(notice).toContain("refused unless PARLEY_WEBHOOK_ALLOW_LOOPBACK is set");
+      // Refused for good at the first try: not retried.
+      expect(attemptsOf(botId)).toEqual([{ attempts: 1, gave_up_at: expect.any(Number) }]);
+    }
+  }, 60_000);
+
+  test("never calls this server itself, in any spelling of its address", async () => {
+    const own = Number(new URL(org.server.url).port);
+    for (const url of [`${org.server.url}/api/v1/users/me`, `http://x.localhost:${own}/api/v1/users/me`, `http://[::ffff:7f00:1]:${own}/`]) {
+      const refused = await org.member.api.post("/bots", { full_name: `Self Hook ${++bots}`, short_name: `self-hook-${bots}`, bot_type: 3, payload_url: url });
+      expectError(refused, "BAD_REQUEST");
+      expect(refused.body.msg).toContain("points at this server itself");
+      const botId = await botWithStoredUrl(url);
+      await sendOk(org.member2, directMessage([botId], "hello"));
+      expect(await noticeAbout(botId)).toContain("The webhook was not sent: the URL points at this server itself.");
     }
   });
 
-  test("refuses this server itself, even where loopback is allowed", async () => {
-    for (const url of ["http://127.0.0.1:8080/api/v1/users", "http://localhost:8080/", "https://chat.example.com/api/v1/messages", "https://CHAT.example.com:443/"]) {
-      expect(await refusedWebhookUrl(url, allowed)).toContain("this server itself");
-    }
-  });
-
-  test("allows public and private-network addresses, and other ports of the organization's host", async () => {
-    for (const url of ["http://10.1.2.3:8080/hook", "http://192.168.1.20/hook", "https://93.184.215.14/hook", "http://chat.example.com:9000/hook"]) {
-      expect(await refusedWebhookUrl(url, policy)).toBeNull();
-    }
+  test("a name that does not resolve is refused with the name, and not retried", async () => {
+    const bot = ok(await org.member.api.post("/bots", { full_name: `Nowhere Hook ${++bots}`, short_name: `nowhere-hook-${bots}`, bot_type: 3, payload_url: "http://nowhere.invalid/hook" }));
+    await sendOk(org.member2, directMessage([bot.user_id], "anyone?"));
+    expect(await noticeAbout(bot.user_id)).toContain("The webhook was not sent: the host name 'nowhere.invalid' does not resolve.");
+    expect(attemptsOf(bot.user_id)).toEqual([{ attempts: 1, gave_up_at: expect.any(Number) }]);
   });
 });

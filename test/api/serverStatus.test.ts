@@ -129,8 +129,8 @@ describe("GET /server/status", () => {
 
   test("shows a warning logged since start, and the outbox item that gave up", async () => {
     const before = await status();
-    // Loopback service URLs are refused unless allowed, so its one notification is given up with a warning.
-    const bot = ok(await org.member.api.post("/bots", { full_name: "Unreachable Hook", short_name: "unreachable", bot_type: 3, payload_url: JSON.stringify("http://127.0.0.1:9/hook"), interface_type: 1 }));
+    // A name that does not resolve is refused, so its one notification is given up with a warning.
+    const bot = ok(await org.member.api.post("/bots", { full_name: "Unreachable Hook", short_name: "unreachable", bot_type: 3, payload_url: JSON.stringify("http://unreachable.invalid/hook"), interface_type: 1 }));
     await sendOk(org.member, directMessage([bot.user_id], "are you there?"));
     const after = await waitFor(async () => {
       const body = await status();

@@ -19,14 +19,14 @@ describe("outbox runner", () => {
     sink = await SmtpSink.start();
     dataDir = mkdtempSync(join(tmpdir(), "parley-outbox-"));
     openDatabase(dataDir);
-    configureMail({ host: "127.0.0.1", port: sink.port, security: "starttls", user: null, password: null, from: SINK_FROM, caFile: SMTP_TEST_CERT });
+    configureMail({ host: "127.0.0.1", port: sink.port, security: "starttls", user: null, password: null, from: SINK_FROM, caFile: SMTP_TEST_CERT }, 1);
     startOutboxRunner({ retryBaseSeconds: 1, retryMaxSeconds: 1, maxAttempts: 3 });
     onOutboxQueued(() => void nudgeOutbox());
   });
   afterAll(async () => {
     onOutboxQueued(null);
     stopOutboxRunner();
-    configureMail(null);
+    configureMail(null, 1);
     closeDatabase();
     rmSync(dataDir, { recursive: true, force: true });
     await sink.stop();
