@@ -11,6 +11,7 @@ import { configureOutgoingWebhooks } from "./outbox/webhooks";
 import { mailConfigured, sendMailNow, testMail } from "./outbox/mail";
 import { nudgeOutbox } from "./outbox/runner";
 import { conventions } from "./http/conventions";
+import { configureRateLimits } from "./http/requestLimits";
 import { alertWordRoutes } from "./routes/alertWords";
 import { authRoutes } from "./routes/auth";
 import { botRoutes } from "./routes/bots";
@@ -84,6 +85,7 @@ export type App = ReturnType<typeof createApp>;
  * published after the queues are saved.
  */
 export function startBackground(config: Config): { stop(): Promise<void> } {
+  configureRateLimits(config.rateLimits);
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });

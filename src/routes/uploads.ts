@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { removeAttachment } from "../actions/attachments";
 import { theOneFile, uploadFile } from "../actions/uploads";
 import { authenticate, authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { ApiError, success } from "../http/errors";
 import { isInlineContentType } from "../model/uploads";
 import { type Download, downloadFor, downloadForToken, listOwnAttachments, temporaryUploadUrl } from "../reads/attachments";
@@ -69,13 +70,14 @@ const AttachmentIdParams = t.Object({ attachment_id: t.Numeric({ multipleOf: 1 }
 
 export const uploadRoutes = new Elysia()
   .use(authentication)
+  .use(requestLimits)
   .post(
     "/user_uploads",
     async ({ user, body }) => {
       const file = theOneFile(filesIn(body));
       return success(uploadFile(user, { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) }));
     },
-    { auth: true },
+    { auth: true, limit: "uploads" },
   )
   .get(
     "/user_uploads/:realm_id/*",

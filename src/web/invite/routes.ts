@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { InvitationUnusable, acceptInvitation } from "../../actions/invitesAccept";
 import { ApiError } from "../../http/errors";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { viewInvitation } from "../../reads/invites";
 import { htmlResponse } from "../html";
@@ -19,6 +20,7 @@ const STATUS_OF_REASON = { unknown: 404, expired: 410, revoked: 410, used: 410 }
 
 /** The invitation link's page (GET) and its form (POST): sign up, then the signed-in page. */
 export const joinRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/join/:key",
     ({ params }) => {
@@ -49,5 +51,5 @@ export const joinRoutes = new Elysia()
         throw error;
       }
     },
-    { params: JoinParams, body: JoinForm },
+    { limit: "signUps", params: JoinParams, body: JoinForm },
   );

@@ -3,6 +3,7 @@ import { ResetLinkUnusable, completePasswordReset, requestPasswordReset, resetMa
 import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
+import { requestLimits } from "../../http/requestLimits";
 import { sessionTokenOf } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { viewPasswordReset } from "../../reads/passwordResets";
@@ -31,6 +32,7 @@ function tooManyRequests(error: ApiError): string {
  * the new password, then signed in). Both are plain forms that work without JavaScript.
  */
 export const passwordResetPageRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/password/forgot",
     () => {
@@ -58,7 +60,7 @@ export const passwordResetPageRoutes = new Elysia()
       }
       return htmlResponse(forgotSentPage(realm.name, email));
     },
-    { body: t.Object({ email: t.Optional(t.String({ maxLength: 254 })) }) },
+    { limit: "address", body: t.Object({ email: t.Optional(t.String({ maxLength: 254 })) }) },
   )
   .get(
     "/reset/:token",
@@ -91,5 +93,5 @@ export const passwordResetPageRoutes = new Elysia()
         throw error;
       }
     },
-    { params: TokenParams, body: ResetForm },
+    { limit: "address", params: TokenParams, body: ResetForm },
   );

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { OrganizationExistsError, createOrganization } from "../../actions/organization";
 import { requestOrigin } from "../../http/clientAddress";
 import { ApiError, badRequest, success } from "../../http/errors";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
 import { redirect, startBrowserSession } from "../session";
@@ -66,6 +67,7 @@ const AnyQuery = { query: t.Object({}, { additionalProperties: true }) };
 const wizardPage = () => (findOrganization() ? redirect("/") : appShell("setup", "Set up Parley"));
 
 export const setupRoutes = new Elysia()
+  .use(requestLimits)
   // Elysia routes /setup and /setup/ alike: the bare one is sent on, so relative URLs resolve under it.
   .get("/setup", ({ request }) => (new URL(request.url).pathname === "/setup" && !findOrganization() ? redirect("/setup/") : wizardPage()), AnyQuery)
   .get("/setup/*", wizardPage, AnyQuery)
@@ -77,7 +79,7 @@ export const setupRoutes = new Elysia()
       if (problem) throw refused(problem);
       return success();
     },
-    { body: t.Object({ setup_code: t.Optional(t.String({ maxLength: 64 })) }) },
+    { limit: "address", body: t.Object({ setup_code: t.Optional(t.String({ maxLength: 64 })) }) },
   )
   .post(
     "/setup",
@@ -114,5 +116,5 @@ export const setupRoutes = new Elysia()
         throw error;
       }
     },
-    { body: SetupForm },
+    { limit: "signUps", body: SetupForm },
   );

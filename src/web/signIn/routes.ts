@@ -3,6 +3,7 @@ import { logIn } from "../../actions/login";
 import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
+import { requestLimits } from "../../http/requestLimits";
 import { checkCsrf, sessionTokenOf } from "../../http/session";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
@@ -27,6 +28,7 @@ function signInRefusal(error: ApiError): string {
  * browser on; sign-out ends it. Both work without JavaScript.
  */
 export const signInRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/login",
     ({ request, query }) => {
@@ -53,7 +55,7 @@ export const signInRoutes = new Elysia()
         throw error;
       }
     },
-    { body: SignInForm },
+    { limit: "address", body: SignInForm },
   )
   .post(
     "/logout",
@@ -65,5 +67,5 @@ export const signInRoutes = new Elysia()
       }
       return redirect("/login", signOutCookies(request));
     },
-    { body: t.Object({ csrf_token: t.Optional(t.String({ maxLength: 200 })) }) },
+    { limit: "address", body: t.Object({ csrf_token: t.Optional(t.String({ maxLength: 200 })) }) },
   );
