@@ -6,6 +6,7 @@ import { requestLimits } from "../http/requestLimits";
 import { ApiError, success } from "../http/errors";
 import { isInlineContentType } from "../model/uploads";
 import { type Download, downloadFor, downloadForToken, listOwnAttachments, temporaryUploadUrl } from "../reads/attachments";
+import { getUploadUsage } from "../reads/uploadUsage";
 
 /**
  * Uploads (the reference's /user_uploads and /attachments): uploading, listing and deleting
@@ -88,6 +89,8 @@ export const uploadRoutes = new Elysia()
     { auth: true, query: t.Object({}) },
   )
   .get("/attachments", ({ user }) => success(listOwnAttachments(user)), { auth: true, query: t.Object({}) })
+  // Parley addition: the quotas and who uses how much of them, for the console.
+  .get("/realm/upload_usage", ({ user }) => success(getUploadUsage(user)), { auth: true, query: t.Object({}) })
   .delete(
     "/attachments/:attachment_id",
     ({ user, params }) => {
