@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { createChannel, queryServer } from "../helpers/channels";
 import { ApiClient, type ApiResponse } from "../helpers/client";
 import { type Org, type Person, createPerson, login, ok, OWNER, seedOrg, startInitializedServer } from "../helpers/seed";
 import { basicAuth } from "../helpers/uploads";
-import type { TestServer } from "../helpers/server";
+import { runParley, tempDataDir, type TestServer } from "../helpers/server";
 import { SEED_TIMEOUT_MS } from "../events/support";
 import { routeTable } from "../fuzz/routeCases";
 
@@ -217,3 +218,16 @@ test("no API route and no form escapes the limits", async () => {
     await server.dispose();
   }
 }, 60_000);
+
+test("a malformed limit stops the start with a clear message", () => {
+  const dataDir = tempDataDir();
+  for (const [name, value, message] of [
+    ["PARLEY_RATE_LIMIT_SENDS", "60 per minute", "PARLEY_RATE_LIMIT_SENDS must be COUNT/SECONDS such as 200/60 (200 in any 60 seconds), or off; got '60 per minute'"],
+    ["PARLEY_RATE_LIMIT_API", "0/60", "PARLEY_RATE_LIMIT_API must be COUNT/SECONDS"],
+    ["PARLEY_RATE_LIMITS", "sometimes", "PARLEY_RATE_LIMITS must be on or off, got 'sometimes'"],
+  ]) {
+    const result = runParley(["serve", "--init", "--data-dir", dataDir, "--port", "0"], { env: { [name]: value } });
+    expect({ name, exitCode: result.exitCode, said: result.stderr.includes(message) }).toEqual({ name, exitCode: 1, said: true });
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
