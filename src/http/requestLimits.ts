@@ -68,8 +68,14 @@ function spend(context: LimitContext, bucket: RateBucket | null, key: number | s
   const waitMs = bucket.spend(key, now, cost);
   if (!counted && waitMs === 0) return;
   const previous = told.get(context.request);
-  const mine = waitMs > 0 ? { limit: counted ? bucket.count : (previous?.limit ?? bucket.count), remaining: 0, resetAt: now + waitMs } : { limit: bucket.count, remaining: bucket.remaining(key, now), resetAt: bucket.fullAt(key, now) };
-  const strictest = previous ? { limit: Math.min(previous.limit, mine.limit), remaining: Math.min(previous.remaining, mine.remaining), resetAt: Math.max(previous.resetAt, mine.resetAt) } : mine;
+  const mine: Told =
+    waitMs > 0
+      ? // Nothing remains until the wait is over; a bucket in other units keeps the requests' limit.
+        { limit: counted ? bucket.count : (previous?.limit ?? bucket.count), remaining: 0, resetAt: now + waitMs }
+      : { limit: bucket.count, remaining: bucket.remaining(key, now), resetAt: bucket.fullAt(key, now) };
+  const strictest: Told = previous
+    ? { limit: Math.min(previous.limit, mine.limit), remaining: Math.min(previous.remaining, mine.remaining), resetAt: Math.max(previous.resetAt, mine.resetAt) }
+    : mine;
   told.set(context.request, strictest);
   const headers = headersOf(strictest);
   Object.assign(context.set.headers, headers);
