@@ -97,8 +97,9 @@ async function startParley(binary: string, queues: number): Promise<number> {
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
   const port = freePort();
   const child = Bun.spawn([binary, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)], {
-    // One user holds every queue here, so the per-user cap (50 by default) is raised past them.
-    env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_MAX_QUEUES_PER_USER: String(Math.max(queues, 50)) },
+    // One user holds every queue here, so the per-user cap (50 by default) is raised past them,
+    // and registers them faster than the rate limits allow.
+    env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_MAX_QUEUES_PER_USER: String(Math.max(queues, 50)), PARLEY_RATE_LIMITS: "off" },
     stdout: Bun.file(join(dataDir, "parley.log")),
     stderr: "inherit",
   });

@@ -49,7 +49,9 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
   const command = parleyCommand();
   if (profileDir) command.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${profileDir}`);
   const child = Bun.spawn([...command, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
-    env: { ...process.env, PARLEY_LOG_LEVEL: options.logLevel ?? "info" },
+    // One account sends as fast as it can: the rate limits would measure themselves. To measure
+    // what counting costs, BENCH_RATE_LIMITS=on with PARLEY_RATE_LIMIT_* set high enough.
+    env: { ...process.env, PARLEY_LOG_LEVEL: options.logLevel ?? "info", PARLEY_RATE_LIMITS: process.env.BENCH_RATE_LIMITS ?? "off" },
     stdout: Bun.file(join(dataDir, "parley.log")),
     stderr: "inherit",
   });

@@ -12,6 +12,7 @@ import { configureOutboundPolicy } from "./net/outboundPolicy";
 import { mailConfigured, sendMailNow, testMail } from "./outbox/mail";
 import { nudgeOutbox } from "./outbox/runner";
 import { conventions } from "./http/conventions";
+import { configureRateLimits } from "./http/requestLimits";
 import { alertWordRoutes } from "./routes/alertWords";
 import { authRoutes } from "./routes/auth";
 import { botRoutes } from "./routes/bots";
@@ -86,6 +87,7 @@ export type App = ReturnType<typeof createApp>;
  * published after the queues are saved.
  */
 export function startBackground(config: Config): { stop(): Promise<void> } {
+  configureRateLimits(config.rateLimits);
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });

@@ -85,6 +85,27 @@ export interface Config {
   backupKeep: number;
   /** /health warns when the data directory's disk has less free than this, in MB (PARLEY_DISK_LOW_MB). */
   diskLowMegabytes: number;
+  /** How many API requests of each kind one account (or address) may make (PARLEY_RATE_LIMIT_*). */
+  rateLimits: RateLimits;
+}
+
+/** At most `count` (requests, or MiB for upload bytes) in any `seconds`; null: no limit. */
+export type RateRule = { count: number; seconds: number } | null;
+
+/**
+ * The request buckets (http/requestLimits.ts). Per account: every API request (`api`), the
+ * long-poll (`events`, counted apart), sends, uploads (files and MiB), event-queue
+ * registrations. Per client address: requests without credentials (`address`) and sign-ups.
+ */
+export interface RateLimits {
+  api: RateRule;
+  events: RateRule;
+  sends: RateRule;
+  uploads: RateRule;
+  uploadMib: RateRule;
+  register: RateRule;
+  address: RateRule;
+  signUps: RateRule;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -128,6 +149,36 @@ function smtpFromEnv(): SmtpConfig | null {
   const password = env("PARLEY_SMTP_PASSWORD") ?? null;
   if (user && password === null) throw new ConfigError("PARLEY_SMTP_PASSWORD is required with PARLEY_SMTP_USER");
   return { host, port, security, user, password: user ? password : null, from, caFile: env("PARLEY_SMTP_CA_FILE") || null };
+}
+
+/**
+ * One bucket's rule from PARLEY_RATE_LIMIT_<NAME>: "COUNT/SECONDS" (200/60: 200 in any minute),
+ * or "off" (also 0); the default when unset.
+ */
+function rateRuleFromEnv(name: string, fallback: RateRule): RateRule {
+  const raw = (env(name) ?? "").trim();
+  if (raw === "") return fallback;
+  if (["off", "0"].includes(raw.toLowerCase())) return null;
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new ConfigError(`${name} must be COUNT/SECONDS such as 200/60 (200 in any 60 seconds), or off; got '${raw}'`);
+  return { count: Number(match[1]), seconds: Number(match[2]) };
+}
+
+/** PARLEY_RATE_LIMITS=off turns every bucket off; otherwise each has its own variable. */
+function rateLimitsFromEnv(): RateLimits {
+  const master = (env("PARLEY_RATE_LIMITS") ?? "").trim().toLowerCase();
+  if (!["", "on", "off"].includes(master)) throw new ConfigError(`PARLEY_RATE_LIMITS must be on or off, got '${master}'`);
+  const rule = (name: string, count: number, seconds: number) => (master === "off" ? null : rateRuleFromEnv(`PARLEY_RATE_LIMIT_${name}`, { count, seconds }));
+  return {
+    api: rule("API", 200, 60),
+    events: rule("EVENTS", 600, 60),
+    sends: rule("SENDS", 60, 60),
+    uploads: rule("UPLOADS", 30, 60),
+    uploadMib: rule("UPLOAD_MIB", 200, 3600),
+    register: rule("REGISTER", 30, 60),
+    address: rule("ADDRESS", 100, 60),
+    signUps: rule("SIGNUPS", 20, 3600),
+  };
 }
 
 /** Every day at 03:00 local time unless told otherwise; "off" turns scheduled backups off. */
@@ -190,6 +241,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     backupDir: env("PARLEY_BACKUP_DIR") || null,
     backupKeep: Math.max(1, intFromEnv("PARLEY_BACKUP_KEEP", 7)),
     diskLowMegabytes: intFromEnv("PARLEY_DISK_LOW_MB", 512),
+    rateLimits: rateLimitsFromEnv(),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

@@ -41,6 +41,7 @@ export const EDITABLE_SCALAR_SETTINGS = [
   "message_edit_history_visibility_policy",
   "max_file_upload_size_mib",
   "upload_quota_mib",
+  "upload_quota_per_user_mib",
 ] as const satisfies ReadonlyArray<keyof RealmScalarSettings>;
 export type EditableScalarSetting = (typeof EDITABLE_SCALAR_SETTINGS)[number];
 
@@ -81,10 +82,11 @@ const OWNER_ONLY = new Set<string>([
   "can_manage_all_groups",
   "max_file_upload_size_mib",
   "upload_quota_mib",
+  "upload_quota_per_user_mib",
 ]);
 
 /** Sent as `update_dict`, as the reference sends them; the other scalars as `update`. */
-const DICT_SCALARS = new Set<string>(["allow_message_editing", "message_content_edit_limit_seconds", "max_file_upload_size_mib", "upload_quota_mib"]);
+const DICT_SCALARS = new Set<string>(["allow_message_editing", "message_content_edit_limit_seconds", "max_file_upload_size_mib", "upload_quota_mib", "upload_quota_per_user_mib"]);
 
 /** Settings the API shows as -1 when stored as null (events/state/realm.ts). */
 const NULL_AS_MINUS_ONE = new Set<string>(["new_stream_announcements_stream_id"]);
@@ -108,6 +110,8 @@ const POSITIVE_OR_UNLIMITED = new Set<string>([
   "move_messages_between_streams_limit_seconds",
 ]);
 
+const UPLOAD_QUOTAS = new Set<string>(["upload_quota_mib", "upload_quota_per_user_mib"]);
+
 /** Meaning checks the route's schema cannot make; throws BAD_REQUEST naming the setting. */
 function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
   const bad = () => badRequest(`Bad value for '${name}': ${JSON.stringify(value)}`);
@@ -117,7 +121,7 @@ function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
     if (!Number.isInteger(value) || (value as number) < 0) throw bad();
     if ((value as number) > MAX_FILE_UPLOAD_SIZE_MIB) throw badRequest(`'max_file_upload_size_mib' cannot exceed this server's limit of ${MAX_FILE_UPLOAD_SIZE_MIB} MiB.`);
   }
-  if (name === "upload_quota_mib" && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
+  if (UPLOAD_QUOTAS.has(name) && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
   if (name === "new_stream_announcements_stream_id" && value !== null) {
     const channel = findChannelById(tx, value as number);
     if (!channel || channel.isArchived) throw badRequest("Invalid channel ID");

@@ -3,7 +3,8 @@ import { storedFilePath, storeFileBytes } from "../db/fileStore";
 import { getRealm, REALM_ID } from "../db/realm";
 import { database } from "../db/client";
 import { write } from "../db/transaction";
-import { insertAttachment, uploadSpaceUsed } from "../db/uploads";
+import type { Reader } from "../db/types";
+import { insertAttachment, uploadSpaceUsed, uploadSpaceUsedBy } from "../db/uploads";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { now } from "../model/clock";
@@ -35,18 +36,31 @@ export function theOneFile(files: readonly File[]): File {
   return files[0]!;
 }
 
-function checkLimits(size: number, realm: ReturnType<typeof getRealm>, used: () => number) {
-  const limit = uploadLimitMib(realm.settings.max_file_upload_size_mib);
+/** The person whose quota an upload counts against: the uploader, or a bot's owner. */
+const quotaHolder = (user: User) => (user.isBot && user.botOwnerId !== null ? user.botOwnerId : user.id);
+
+/**
+ * The file size limit, the person's quota, then the organization's. The person's refusal is a
+ * BAD_REQUEST (the reference has no such quota, and clients show a BAD_REQUEST's message as
+ * it is); the organization's is the reference's REALM_UPLOAD_QUOTA.
+ */
+function checkLimits(db: Reader, user: User, size: number) {
+  const { settings } = getRealm(db);
+  const limit = uploadLimitMib(settings.max_file_upload_size_mib);
   if (size > limit * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
-  const quota = realm.settings.upload_quota_mib;
-  if (quota !== null && used() + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
+  const own = settings.upload_quota_per_user_mib;
+  if (own !== null && uploadSpaceUsedBy(db, quotaHolder(user)) + size > own * MIB) {
+    throw badRequest(`Upload would exceed your upload quota of ${own} MiB (your uploads and your bots' together); an organization owner can raise it.`);
+  }
+  const quota = settings.upload_quota_mib;
+  if (quota !== null && uploadSpaceUsed(db) + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
 }
 
 export function uploadFile(user: User, file: UploadedFile): UploadResult {
   const name = displayFileName(file.name);
   const contentType = uploadContentType(file.type, name);
   // Refused before a byte is written when it is plainly too large; checked again below.
-  checkLimits(file.bytes.length, getRealm(database()), () => uploadSpaceUsed(database()));
+  checkLimits(database(), user, file.bytes.length);
   // Written (and flushed) before the transaction, so the write lock is not held over a disk
   // write of up to 25 MiB. The bytes are named by their hash: a crash leaves no half file.
   const stored = storeFileBytes(file.bytes);
@@ -54,7 +68,7 @@ export function uploadFile(user: User, file: UploadedFile): UploadResult {
   let attachment;
   try {
     attachment = write((tx) => {
-      checkLimits(stored.size, getRealm(tx), () => uploadSpaceUsed(tx));
+      checkLimits(tx, user, stored.size);
       // The same bytes' last upload may have been deleted, and its file removed, since they
       // were stored above: removals happen right after their own commit, never inside ours.
       if (!existsSync(storedFilePath(stored.sha256))) storeFileBytes(file.bytes);

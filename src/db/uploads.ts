@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type Message, messages } from "./messages";
 import { realmEmoji } from "./realmEmoji";
@@ -73,6 +73,28 @@ export function listAttachmentsOf(db: Reader, ownerId: number): Attachment[] {
 /** The bytes every upload of the organization takes (each upload counted, as the reference counts them). */
 export function uploadSpaceUsed(db: Reader): number {
   return db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!.total;
+}
+
+/**
+ * The person an upload counts against for the per-person quota: whoever uploaded it, or for a
+ * bot, its owner (so making bots gives nobody more room).
+ */
+const quotaHolder = sql<number>`coalesce(case when ${users.isBot} then ${users.botOwnerId} end, ${users.id})`;
+
+/** The bytes the uploads counted against one person take: theirs and their bots'. */
+export function uploadSpaceUsedBy(db: Reader, holderId: number): number {
+  return db
+    .select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` })
+    .from(attachments)
+    .innerJoin(users, eq(users.id, attachments.ownerId))
+    .where(or(eq(users.id, holderId), and(eq(users.botOwnerId, holderId), eq(users.isBot, true))))
+    .get()!.total;
+}
+
+/** The people whose uploads (with their bots') take the most, most first. */
+export function uploadSpaceByPerson(db: Reader, limit: number): Array<{ userId: number; bytes: number }> {
+  const bytes = sql<number>`sum(${attachments.size})`;
+  return db.select({ userId: quotaHolder, bytes }).from(attachments).innerJoin(users, eq(users.id, attachments.ownerId)).groupBy(quotaHolder).orderBy(desc(bytes), asc(quotaHolder)).limit(limit).all();
 }
 
 /** The messages linking each of these uploads, oldest first. */

@@ -6,6 +6,7 @@ import { database } from "../db/client";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
+import { checkedCredentials, limitAccount } from "./requestLimits";
 import { authenticateSession, sessionTokenOf } from "./session";
 
 /** Answers one question only, "who is calling?"; what they may do is decided further down. */
@@ -84,14 +85,19 @@ function authenticateRequest(request: Request): User {
 /**
  * `auth: true` on a route resolves `user` from HTTP Basic credentials or a browser session, or refuses the request.
  * The check runs at transform, before parameter validation, so a caller without valid
- * credentials learns nothing about an endpoint's parameters: it gets the 401 first.
+ * credentials learns nothing about an endpoint's parameters: it gets the 401 first. The
+ * request is counted against the account's rate limit there too (or, refused, against the
+ * client's address: http/requestLimits.ts).
  */
 export const authentication = new Elysia({ name: "authentication" }).macro({
   auth: {
     // The header is read from the request itself: asking Elysia for `headers` makes it copy
     // every header into an object on each request to these routes.
-    transform({ request }) {
-      authenticated.set(request, authenticateRequest(request));
+    transform({ request, server, set, path }) {
+      const context = { request, server, set };
+      const user = checkedCredentials(context, () => authenticateRequest(request));
+      limitAccount(context, path, user);
+      authenticated.set(request, user);
     },
     resolve({ request }) {
       const user = authenticated.get(request);

@@ -135,10 +135,13 @@ export async function attemptWithin(checks: FailureCheck[], run: () => Promise<b
   }
 }
 
-/** The reference's rate-limit error: 429, a Retry-After header, and `retry-after` in the body. */
-export function rateLimited(retryAfterSeconds: number) {
+/**
+ * The reference's rate-limit error: 429, a Retry-After header, and `retry-after` in the body
+ * (whole seconds, at least 1); `headers` adds the X-RateLimit-* ones where a bucket applied.
+ */
+export function rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
   const seconds = Math.max(1, retryAfterSeconds);
-  return new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", { "retry-after": seconds }, { headers: { "Retry-After": String(seconds) } });
+  return new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", { "retry-after": seconds }, { headers: { ...headers, "Retry-After": String(seconds) } });
 }
 
 /** The client address of a request, the key its failures are counted under (behind a trusted proxy, the address it forwards). */

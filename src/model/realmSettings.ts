@@ -30,8 +30,16 @@ export const REALM_SETTING_DEFAULTS = {
   move_messages_between_streams_limit_seconds: 604800 as number | null,
   /** The largest upload, in MiB; the server's ceiling (model/uploads.ts) caps it. Reported without the realm_ prefix. */
   max_file_upload_size_mib: 25,
-  /** What all uploads together may take, in MiB; null: no limit. */
-  upload_quota_mib: null as number | null,
+  /**
+   * What all uploads together may take, in MiB; null: no limit. Bounded by default (10 GiB), so
+   * a fresh server's disk is not open to whoever may upload.
+   */
+  upload_quota_mib: 10_240 as number | null,
+  /**
+   * What one person's uploads and their bots' may take together, in MiB; null: no limit.
+   * Parley's (the reference has only the organization's quota).
+   */
+  upload_quota_per_user_mib: 1_024 as number | null,
   /** Which edit history people may see: "all", "moves" (moves only) or "none" (also realm_allow_edit_history). */
   message_edit_history_visibility_policy: "all" as "all" | "moves" | "none",
 };

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { removeOwnAvatar, uploadOwnAvatar } from "../actions/avatars";
 import { authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { ApiError, success } from "../http/errors";
 import { readAvatarImage } from "../reads/avatars";
 import { filesOf } from "./realmEmoji";
@@ -8,7 +9,8 @@ import { filesOf } from "./realmEmoji";
 /** The caller's own avatar: an uploaded image, or back to the Gravatar. */
 export const avatarRoutes = new Elysia()
   .use(authentication)
-  .post("/users/me/avatar", async ({ user, body }) => success(await uploadOwnAvatar(user, filesOf(body))), { auth: true })
+  .use(requestLimits)
+  .post("/users/me/avatar", async ({ user, body }) => success(await uploadOwnAvatar(user, filesOf(body))), { auth: true, limit: "uploads" })
   .delete("/users/me/avatar", ({ user }) => success(removeOwnAvatar(user)), { auth: true, body: t.Object({}) });
 
 /** What every served file carries: no sniffing into another type, nothing run inside it. */

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authenticate, authentication } from "../http/auth";
+import { checkedCredentials, limitRegistration } from "../http/requestLimits";
 import { authenticateSession, sessionTokenOf } from "../http/session";
 import { success } from "../http/errors";
 import { register, spectatorsAllowed } from "../events/register";
@@ -46,7 +47,16 @@ function callerOrSpectator(request: Request) {
 
 export const eventRoutes = new Elysia()
   .use(authentication)
-  .post("/register", ({ request, body }) => success(register(callerOrSpectator(request), body)), { body: RegisterParams })
+  .post(
+    "/register",
+    ({ request, server, set, body }) => {
+      const context = { request, server, set };
+      const caller = checkedCredentials(context, () => callerOrSpectator(request));
+      limitRegistration(context, caller);
+      return success(register(caller, body));
+    },
+    { body: RegisterParams },
+  )
   .get(
     "/events",
     async ({ user, query, request }) => {

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { sendMessage } from "../actions/sendMessage";
 import { authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { success } from "../http/errors";
 import { clientName } from "../messages/client";
 import { jsonEncoded } from "../http/jsonText";
@@ -20,7 +21,7 @@ const SendParams = t.Object({
 });
 
 /** POST /messages (spec 4.1). GET /messages and the other history routes live in messageHistory.ts. */
-export const messageRoutes = new Elysia().use(authentication).post(
+export const messageRoutes = new Elysia().use(authentication).use(requestLimits).post(
   "/messages",
   async ({ user, body, request }) =>
     success({
@@ -35,5 +36,5 @@ export const messageRoutes = new Elysia().use(authentication).post(
         localId: body.local_id,
       })),
     }),
-  { auth: true, body: SendParams },
+  { auth: true, limit: "sends", body: SendParams },
 );

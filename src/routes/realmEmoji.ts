@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { deactivateCustomEmoji, uploadRealmEmoji } from "../actions/realmEmoji";
 import { authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { success } from "../http/errors";
 import { listCustomEmoji } from "../reads/realmEmoji";
 
@@ -13,6 +14,7 @@ export const filesOf = (body: unknown): File[] =>
 
 export const realmEmojiRoutes = new Elysia()
   .use(authentication)
+  .use(requestLimits)
   .get("/realm/emoji", () => success({ emoji: listCustomEmoji() }), { auth: true, query: t.Object({}) })
   .post(
     "/realm/emoji/:emoji_name",
@@ -20,7 +22,7 @@ export const realmEmojiRoutes = new Elysia()
       await uploadRealmEmoji(user, params.emoji_name, filesOf(body));
       return success();
     },
-    { auth: true, params: EmojiNameParams },
+    { auth: true, limit: "uploads", params: EmojiNameParams },
   )
   .delete(
     "/realm/emoji/:emoji_name",

@@ -19,13 +19,16 @@ function timeLimit(name: string, raw: string | number): number | null {
   throw badRequest(`Bad value for '${name}': ${value}`);
 }
 
-/** upload_quota_mib: MiB, or "unlimited" for no quota. */
-function quota(raw: string | number): number | null {
+/** An upload quota: MiB, or "unlimited" for none. */
+function quota(name: string, raw: string | number | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
   const value = retentionValue(raw);
   if (value === "unlimited") return null;
   if (typeof value === "number") return value;
-  throw badRequest(`Bad value for 'upload_quota_mib': ${value}`);
+  throw badRequest(`Bad value for '${name}': ${value}`);
 }
+
+const Quota = t.Optional(t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })]));
 
 const defined = <T extends object>(object: T) => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
 
@@ -50,7 +53,8 @@ export const realmSettingsRoutes = new Elysia()
           allow_message_editing: body.allow_message_editing,
           message_edit_history_visibility_policy: body.message_edit_history_visibility_policy,
           max_file_upload_size_mib: body.max_file_upload_size_mib,
-          upload_quota_mib: body.upload_quota_mib === undefined ? undefined : quota(body.upload_quota_mib),
+          upload_quota_mib: quota("upload_quota_mib", body.upload_quota_mib),
+          upload_quota_per_user_mib: quota("upload_quota_per_user_mib", body.upload_quota_per_user_mib),
           ...Object.fromEntries(TIME_LIMITS.filter((name) => body[name] !== undefined).map((name) => [name, timeLimit(name, body[name]!)])),
         }),
         groupSettings: Object.fromEntries(EDITABLE_GROUP_SETTINGS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]])) as Partial<Record<EditableGroupSetting, GroupSettingChange>>,
@@ -74,7 +78,8 @@ export const realmSettingsRoutes = new Elysia()
         move_messages_between_streams_limit_seconds: TimeLimit,
         message_edit_history_visibility_policy: t.Optional(t.Union([t.Literal("all"), t.Literal("moves"), t.Literal("none")])),
         max_file_upload_size_mib: t.Optional(t.Numeric({ multipleOf: 1 })),
-        upload_quota_mib: t.Optional(t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })])),
+        upload_quota_mib: Quota,
+        upload_quota_per_user_mib: Quota,
         ...(Object.fromEntries(EDITABLE_GROUP_SETTINGS.map((name) => [name, GroupSettingUpdate])) as Record<EditableGroupSetting, typeof GroupSettingUpdate>),
       }),
     },

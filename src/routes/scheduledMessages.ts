@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { editScheduledMessage, removeScheduledMessage, scheduleMessage } from "../actions/scheduledMessages";
 import { authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { success } from "../http/errors";
 import { jsonEncoded } from "../http/jsonText";
 import { clientName } from "../messages/client";
@@ -43,6 +44,7 @@ const clientOf = (param: string | undefined, request: Request) => clientName(par
 /** Scheduled messages (spec 4.2) and the reference's list, edit and delete. */
 export const scheduledMessageRoutes = new Elysia()
   .use(authentication)
+  .use(requestLimits)
   .get("/scheduled_messages", ({ user }) => success({ scheduled_messages: listOwnScheduledMessages(user) }), { auth: true, query: t.Object({}) })
   .post(
     "/scheduled_messages",
@@ -58,7 +60,7 @@ export const scheduledMessageRoutes = new Elysia()
           client: clientOf(body.client, request),
         }),
       ),
-    { auth: true, body: ScheduleParams },
+    { auth: true, limit: "sends", body: ScheduleParams },
   )
   .patch(
     "/scheduled_messages/:scheduled_message_id",

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { success } from "../http/errors";
+import { requestLimits } from "../http/requestLimits";
 import { getServerSettings } from "../reads/organization";
 
-export const serverRoutes = new Elysia().get("/server_settings", () => success(getServerSettings()), { query: t.Object({}) });
+export const serverRoutes = new Elysia().use(requestLimits).get("/server_settings", () => success(getServerSettings()), { limit: "address", query: t.Object({}) });

@@ -2,9 +2,11 @@ import { Elysia, t } from "elysia";
 import { removeAttachment } from "../actions/attachments";
 import { theOneFile, uploadFile } from "../actions/uploads";
 import { authenticate, authentication } from "../http/auth";
+import { requestLimits } from "../http/requestLimits";
 import { ApiError, success } from "../http/errors";
 import { isInlineContentType } from "../model/uploads";
 import { type Download, downloadFor, downloadForToken, listOwnAttachments, temporaryUploadUrl } from "../reads/attachments";
+import { getUploadUsage } from "../reads/uploadUsage";
 
 /**
  * Uploads (the reference's /user_uploads and /attachments): uploading, listing and deleting
@@ -69,13 +71,14 @@ const AttachmentIdParams = t.Object({ attachment_id: t.Numeric({ multipleOf: 1 }
 
 export const uploadRoutes = new Elysia()
   .use(authentication)
+  .use(requestLimits)
   .post(
     "/user_uploads",
     async ({ user, body }) => {
       const file = theOneFile(filesIn(body));
       return success(uploadFile(user, { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) }));
     },
-    { auth: true },
+    { auth: true, limit: "uploads" },
   )
   .get(
     "/user_uploads/:realm_id/*",
@@ -86,6 +89,8 @@ export const uploadRoutes = new Elysia()
     { auth: true, query: t.Object({}) },
   )
   .get("/attachments", ({ user }) => success(listOwnAttachments(user)), { auth: true, query: t.Object({}) })
+  // Parley addition: the quotas and who uses how much of them, for the console.
+  .get("/realm/upload_usage", ({ user }) => success(getUploadUsage(user)), { auth: true, query: t.Object({}) })
   .delete(
     "/attachments/:attachment_id",
     ({ user, params }) => {

@@ -110,6 +110,7 @@ const SCALARS: ScalarCase[] = [
   { name: "waiting_period_threshold", value: 0, shown: { realm_waiting_period_threshold: 0 }, event: { value: 0 }, invalid: -1, ownerOnly: true },
   { name: "max_file_upload_size_mib", value: 10, shown: { max_file_upload_size_mib: 10 }, event: { data: { max_file_upload_size_mib: 10 } }, invalid: 26, ownerOnly: true },
   { name: "upload_quota_mib", value: 500, shown: { realm_upload_quota_mib: 500 }, event: { data: { upload_quota_mib: 500 } }, invalid: -1, ownerOnly: true },
+  { name: "upload_quota_per_user_mib", value: 50, shown: { realm_upload_quota_per_user_mib: 50 }, event: { data: { upload_quota_per_user_mib: 50 } }, invalid: 1.5, ownerOnly: true },
 ];
 
 describe("PATCH /realm: settings", () => {
@@ -161,12 +162,14 @@ describe("PATCH /realm: settings", () => {
     ok(await org.member.api.post("/user_uploads", { file: file() }, { multipart: true }));
   });
 
-  test("upload_quota_mib takes unlimited for no quota", async () => {
-    ok(await org.owner.api.patch("/realm", { upload_quota_mib: 5 }));
-    const { events, fresh } = await change({ upload_quota_mib: "unlimited" });
-    expect(events.map((event) => event.data)).toEqual([{ upload_quota_mib: null }]);
-    expect(fresh.realm_upload_quota_mib).toBeNull();
-  });
+  for (const name of ["upload_quota_mib", "upload_quota_per_user_mib"]) {
+    test(`${name} takes unlimited for no quota`, async () => {
+      ok(await org.owner.api.patch("/realm", { [name]: 5 }));
+      const { events, fresh } = await change({ [name]: "unlimited" });
+      expect(events.map((event) => event.data)).toEqual([{ [name]: null }]);
+      expect(fresh[`realm_${name}`]).toBeNull();
+    });
+  }
 
   test("new_stream_announcements_stream_id: a channel, -1 for none, and an unknown channel refused", async () => {
     const channelId = await createChannel(org, org.owner);
@@ -186,6 +189,7 @@ describe("PATCH /realm: settings", () => {
       ["new_stream_announcements_stream_id", "general"],
       ["max_file_upload_size_mib", "big"],
       ["upload_quota_mib", "lots"],
+      ["upload_quota_per_user_mib", "plenty"],
     ] as const) {
       const response = await org.owner.api.patch("/realm", { [name]: value });
       expectError(response, "BAD_REQUEST");

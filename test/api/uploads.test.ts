@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createChannel, queryServer, setRealmSetting, subscribe, uniqueName } from "../helpers/channels";
 import { ApiClient } from "../helpers/client";
-import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
+import { type Org, type Person, createPerson, expectError, ok, seedOrg } from "../helpers/seed";
 import { basicAuth, download, postUpload, uploadFile } from "../helpers/uploads";
 import { SEED_TIMEOUT_MS, type Event, pending } from "../events/support";
 
@@ -187,6 +187,49 @@ describe("POST /user_uploads", () => {
       } finally {
         setRealmSetting(org.server, "max_file_upload_size_mib", 25);
       }
+    });
+
+    test("a fresh organization's quotas are bounded: 10 GiB in all, 1 GiB per person", async () => {
+      const state = ok(await org.member.api.post("/register", { fetch_event_types: ["realm"] }));
+      expect({ all: state.realm_upload_quota_mib, person: state.realm_upload_quota_per_user_mib }).toEqual({ all: 10_240, person: 1_024 });
+    });
+
+    test("upload_quota_per_user_mib: a person's uploads and their bots' fit until their total would pass it; others are not held back", async () => {
+      const person = await createPerson(org.owner, org.anon, `Quota ${uniqueName("person")}`);
+      const botBody = ok(await person.api.post("/bots", { full_name: "Quota Bot", short_name: uniqueName("quota"), bot_type: 1 }));
+      const bot: Person = { id: botBody.user_id, email: botBody.email, password: "", apiKey: botBody.api_key, api: org.anon.as(botBody.email, botBody.api_key) };
+      const kib = (n: number, fill: number) => new Uint8Array(n * 1024).fill(fill);
+      setRealmSetting(org.server, "upload_quota_per_user_mib", 1);
+      try {
+        const own = await uploadFile(org, person, "own.bin", kib(600, 1));
+        await uploadFile(org, bot, "bot.bin", kib(300, 2));
+        const [rows, files] = [storedRows(), storeFiles()];
+        const QUOTA = "Upload would exceed your upload quota of 1 MiB (your uploads and your bots' together); an organization owner can raise it.";
+        for (const uploader of [person, bot]) {
+          const refused = await postUpload(org, uploader, [{ name: "more.bin", bytes: kib(200, 3) }]);
+          expectError(refused, "BAD_REQUEST");
+          expect(refused.body.msg).toBe(QUOTA);
+        }
+        expect([storedRows(), storeFiles()]).toEqual([rows, files]);
+        ok(await postUpload(org, org.member2, [{ name: "someone-else.bin", bytes: kib(200, 4) }]));
+        ok(await person.api.delete(`/attachments/${await idOf(person, own)}`));
+        ok(await postUpload(org, person, [{ name: "room-again.bin", bytes: kib(200, 3) }]));
+      } finally {
+        setRealmSetting(org.server, "upload_quota_per_user_mib", 1_024);
+      }
+    });
+
+    test("GET /realm/upload_usage: the quotas, the total, and each person's use with their bots', for administrators", async () => {
+      const usage = ok(await org.admin.api.get("/realm/upload_usage"));
+      expect(usage.upload_space_used).toBe(spaceUsed());
+      expect({ all: usage.upload_quota_mib, person: usage.upload_quota_per_user_mib }).toEqual({ all: 10_240, person: 1_024 });
+      const byPerson = queryServer<{ holder: number; bytes: number }>(
+        org.server,
+        "SELECT coalesce(CASE WHEN u.is_bot THEN u.bot_owner_id END, u.id) AS holder, sum(a.size) AS bytes FROM attachments a JOIN users u ON u.id = a.owner_id GROUP BY holder ORDER BY bytes DESC, holder",
+      );
+      expect(usage.users).toEqual(byPerson.map((row) => ({ user_id: row.holder, upload_space_used: row.bytes })));
+      expect(usage.users.some((row: { user_id: number }) => row.user_id === org.bot.id)).toBe(false);
+      for (const person of [org.moderator, org.member, org.guest, org.bot]) expectError(await person.api.get("/realm/upload_usage"), "UNAUTHORIZED_PRINCIPAL");
     });
 
     test("upload_quota_mib: uploads fit until the organization's total would pass it", async () => {

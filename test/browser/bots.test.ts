@@ -12,7 +12,7 @@ let org: Org;
 let browser: Browser;
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
   await subscribe(org.admin, ["bot posts"]);
 });

@@ -14,7 +14,7 @@ const ALL = { include_all: true, exclude_archived: false, include_default: true 
 const channelNamed = async (name: string) => (ok(await org.admin.api.get("/streams", ALL)).streams as any[]).find((channel) => channel.name === name);
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
   await subscribe(org.admin, ["lobby"], { subscriptions: [{ name: "lobby", description: "Say hello" }] });
   // A private channel the administrator is not in, and an archived one: both are listed.

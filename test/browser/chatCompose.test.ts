@@ -78,7 +78,7 @@ async function typingListener() {
 }
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
   ok(await org.owner.api.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "general" }, { name: "design" }]), principals: JSON.stringify([org.owner.id, org.member.id, org.member2.id]) }));
   const subs = ok(await org.member.api.get("/users/me/subscriptions")).subscriptions as Array<{ name: string; stream_id: number }>;

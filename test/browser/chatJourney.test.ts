@@ -62,7 +62,7 @@ async function open(person: Person, dark = false): Promise<Side> {
 }
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
   const created = ok(await org.owner.api.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "lobby" }, { name: "random" }]), principals: JSON.stringify([org.member.id, org.member2.id]) }));
   expect(created.result).toBe("success");

@@ -10,7 +10,7 @@ let org: Org;
 let browser: Browser;
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
 });
 afterAll(async () => {

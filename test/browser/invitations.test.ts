@@ -22,7 +22,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   sink = await SmtpSink.start();
-  [org, noMail, browser] = await Promise.all([seedOrg({ env: sink.env({ PARLEY_OUTBOX_SWEEP_SECONDS: "1" }) }), startInitializedServer(), launchBrowser()]);
+  [org, noMail, browser] = await Promise.all([seedOrg({ rateLimits: true, env: sink.env({ PARLEY_OUTBOX_SWEEP_SECONDS: "1" }) }), startInitializedServer({ rateLimits: true }), launchBrowser()]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

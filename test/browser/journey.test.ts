@@ -22,7 +22,7 @@ let sink: SmtpSink;
 let server: TestServer;
 
 beforeAll(async () => {
-  [browser, sink, server] = await Promise.all([launchBrowser(), SmtpSink.start({ security: "none" }), TestServer.start({ env: FAST_OUTBOX })]);
+  [browser, sink, server] = await Promise.all([launchBrowser(), SmtpSink.start({ security: "none" }), TestServer.start({ rateLimits: true, env: FAST_OUTBOX })]);
 });
 afterAll(async () => {
   await browser?.close();

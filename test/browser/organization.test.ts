@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { collectPageErrors, describeInBrowser, launchBrowser, newContext, screenshots, signIn } from "../helpers/browser";
 import { postFrom } from "../helpers/fromAddress";
 import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
+import { postUpload } from "../helpers/uploads";
 import { register, systemGroupId } from "../events/support";
 
 /** The admin console's organization settings: profile, permissions, defaults for new users, linkifiers. */
@@ -11,7 +12,7 @@ let org: Org;
 let browser: Browser;
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -78,6 +79,43 @@ describeInBrowser("organization settings in the admin console", () => {
     await page.getByText("cannot exceed this server's limit of 25 MiB").first().waitFor();
     expect((await realm()).max_file_upload_size_mib).toBe(25);
     await context.close();
+  });
+
+  test("uploads: the quotas and what is in use, each person with their bots; an owner sets the per-person quota", async () => {
+    ok(await postUpload(org, org.member, [{ name: "plans.pdf", bytes: new Uint8Array(3 * 1024 * 1024).fill(1) }]));
+    ok(await postUpload(org, org.bot, [{ name: "report.txt", bytes: new Uint8Array(700 * 1024).fill(2) }]));
+    ok(await postUpload(org, org.member2, [{ name: "photo.png", bytes: new Uint8Array(40 * 1024).fill(3) }]));
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await open(page, org.owner, "permissions");
+    const card = page.getByRole("region", { name: "Uploads" });
+    await card.getByText(/^3\.7 MB of 10 GB/).waitFor();
+    await expect(card.getByLabel("All uploads together, in MiB").inputValue()).resolves.toBe("10240");
+    await expect(card.getByLabel("Each person's uploads, in MiB").inputValue()).resolves.toBe("1024");
+    // Mel's row holds her bot's upload too; the most first.
+    const rows = card.locator("tbody tr");
+    await expect(rows.allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Mel Member\s+3\.7 MB\s+under 1%$/), expect.stringMatching(/^Max Member\s+40 KB\s+under 1%$/)]);
+    await card.getByLabel("Each person's uploads, in MiB").fill("4");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("No unsaved changes.").waitFor();
+    await card.getByRole("meter", { name: "Mel Member's upload quota in use" }).waitFor();
+    await expect(rows.first().innerText()).resolves.toMatch(/92%$/);
+    expect((await realm()).realm_upload_quota_per_user_mib).toBe(4);
+    await card.scrollIntoViewIfNeeded();
+    await screenshots(page, "admin-org-uploads");
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // An administrator sees the same, and may not change the quotas.
+    const adminContext = await newContext(browser, { phone: true, dark: true });
+    const adminPage = await adminContext.newPage();
+    await open(adminPage, org.admin, "permissions");
+    const adminCard = adminPage.getByRole("region", { name: "Uploads" });
+    await adminCard.getByText(/^3\.7 MB of 10 GB/).waitFor();
+    await expect(adminCard.getByLabel("Each person's uploads, in MiB").isDisabled()).resolves.toBe(true);
+    await adminContext.close();
+    ok(await org.owner.api.patch("/realm", { upload_quota_per_user_mib: 1024 }));
   });
 
   test("a default for new users changes, and a person created afterwards has it", async () => {

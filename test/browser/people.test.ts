@@ -20,7 +20,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   sink = await SmtpSink.start();
-  [org, browser] = await Promise.all([seedOrg({ env: sink.env({ PARLEY_OUTBOX_SWEEP_SECONDS: "1" }) }), launchBrowser()]);
+  [org, browser] = await Promise.all([seedOrg({ rateLimits: true, env: sink.env({ PARLEY_OUTBOX_SWEEP_SECONDS: "1" }) }), launchBrowser()]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

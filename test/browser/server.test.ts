@@ -28,7 +28,7 @@ let scratch: string;
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "parley-server-page-"));
   [sink, guarded] = await Promise.all([SmtpSink.start({ security: "none" }), SmtpSink.start({ security: "none", auth: { user: "parley", password: "right-password" } })]);
-  [org, browser] = await Promise.all([seedOrg(), launchBrowser()]);
+  [org, browser] = await Promise.all([seedOrg({ rateLimits: true }), launchBrowser()]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -41,7 +41,7 @@ const toast = (text: string) => page.locator(".toast", { hasText: text }).first(
 const saved = (name: string) => page.waitForFunction((id) => !(document.getElementById(id) as HTMLInputElement | null)?.disabled, `setting-${name}`);
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   browser = await launchBrowser();
   password = org.member.password;
   apiKey = org.member.apiKey;

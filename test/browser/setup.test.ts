@@ -47,7 +47,7 @@ const OWNER = { name: "Olga Owner", email: "olga@example.com", password: "olga-p
 describeInBrowser("the setup wizard", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await TestServer.start({ env: FAST_OUTBOX });
+    server = await TestServer.start({ rateLimits: true, env: FAST_OUTBOX });
   });
   afterAll(() => server?.dispose());
 
@@ -170,7 +170,7 @@ describeInBrowser("the setup wizard", () => {
 describeInBrowser("the setup wizard on a dark phone, without e-mail", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await TestServer.start();
+    server = await TestServer.start({ rateLimits: true });
   });
   afterAll(() => server?.dispose());
 

@@ -16,7 +16,7 @@ let org: Org;
 let name = "";
 let channel = 0;
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   name = uniqueName("mobile");
   ok(await org.member.api.post("/users/me/subscriptions", { subscriptions: [{ name }], principals: [org.member.id, org.member2.id] }));
   channel = channelId(org.server, name);

@@ -54,7 +54,7 @@ async function uploadEmoji(person: Person, name: string) {
 
 let org: Org;
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   const { owner, member, member2, moderator } = org;
   const name = uniqueName("mobile");
   ok(await member.api.post("/users/me/subscriptions", { subscriptions: [{ name }], principals: [member.id, member2.id] }));

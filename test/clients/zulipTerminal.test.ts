@@ -191,7 +191,7 @@ async function sendAs(person: Person, request: Record<string, unknown>): Promise
 }
 
 beforeAll(async () => {
-  org = await seedOrg();
+  org = await seedOrg({ rateLimits: true });
   terminal = new Terminal(org.member);
   channelName = uniqueName("terminal");
   channelId = await createChannel(org, org.owner, { principals: [org.owner.id, org.member.id, org.member2.id] }, channelName);

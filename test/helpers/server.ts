@@ -21,6 +21,11 @@ export interface ServerOptions {
   binary?: string;
   /** Working directory of the process (the compiled binary must not need the checkout). */
   cwd?: string;
+  /**
+   * Run with the default rate limits, as a real server does. Off otherwise: most tests act as
+   * one person far faster than anyone could (the fuzz suite sends thousands of requests).
+   */
+  rateLimits?: boolean;
 }
 
 /**
@@ -77,7 +82,7 @@ export class TestServer {
     const init = this.init ? ["--init"] : [];
     const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", ...init, "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", String(port)], {
       cwd: this.options.cwd,
-      env: { ...process.env, PARLEY_LOG_LEVEL: "info", ...this.options.env },
+      env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_RATE_LIMITS: this.options.rateLimits ? "on" : "off", ...this.options.env },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

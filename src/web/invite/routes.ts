@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { InvitationUnusable, acceptInvitation } from "../../actions/invitesAccept";
 import { ApiError } from "../../http/errors";
 import { checkFormOrigin } from "../../http/session";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { viewInvitation } from "../../reads/invites";
 import { htmlResponse } from "../html";
@@ -20,6 +21,7 @@ const STATUS_OF_REASON = { unknown: 404, expired: 410, revoked: 410, used: 410 }
 
 /** The invitation link's page (GET) and its form (POST): sign up, then the signed-in page. */
 export const joinRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/join/:key",
     ({ params }) => {
@@ -51,5 +53,5 @@ export const joinRoutes = new Elysia()
         throw error;
       }
     },
-    { params: JoinParams, body: JoinForm },
+    { limit: "signUps", params: JoinParams, body: JoinForm },
   );

@@ -4,6 +4,7 @@ import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
 import { checkFormOrigin, sessionTokenOf } from "../../http/session";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { viewPasswordReset } from "../../reads/passwordResets";
 import { htmlResponse } from "../html";
@@ -31,6 +32,7 @@ function tooManyRequests(error: ApiError): string {
  * the new password, then signed in). Both are plain forms that work without JavaScript.
  */
 export const passwordResetPageRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/password/forgot",
     () => {
@@ -59,7 +61,7 @@ export const passwordResetPageRoutes = new Elysia()
       }
       return htmlResponse(forgotSentPage(realm.name, email));
     },
-    { body: t.Object({ email: t.Optional(t.String({ maxLength: 254 })) }) },
+    { limit: "address", body: t.Object({ email: t.Optional(t.String({ maxLength: 254 })) }) },
   )
   .get(
     "/reset/:token",
@@ -93,5 +95,5 @@ export const passwordResetPageRoutes = new Elysia()
         throw error;
       }
     },
-    { params: TokenParams, body: ResetForm },
+    { limit: "address", params: TokenParams, body: ResetForm },
   );

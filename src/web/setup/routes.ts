@@ -3,6 +3,7 @@ import { OrganizationExistsError, createOrganization } from "../../actions/organ
 import { requestOrigin } from "../../http/clientAddress";
 import { ApiError, badRequest, success } from "../../http/errors";
 import { checkFormOrigin } from "../../http/session";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
 import { redirect, startBrowserSession } from "../session";
@@ -67,6 +68,7 @@ const AnyQuery = { query: t.Object({}, { additionalProperties: true }) };
 const wizardPage = () => (findOrganization() ? redirect("/") : appShell("setup", "Set up Parley"));
 
 export const setupRoutes = new Elysia()
+  .use(requestLimits)
   // Elysia routes /setup and /setup/ alike: the bare one is sent on, so relative URLs resolve under it.
   .get("/setup", ({ request }) => (new URL(request.url).pathname === "/setup" && !findOrganization() ? redirect("/setup/") : wizardPage()), AnyQuery)
   .get("/setup/*", wizardPage, AnyQuery)
@@ -79,7 +81,7 @@ export const setupRoutes = new Elysia()
       if (problem) throw refused(problem);
       return success();
     },
-    { body: t.Object({ setup_code: t.Optional(t.String({ maxLength: 64 })) }) },
+    { limit: "address", body: t.Object({ setup_code: t.Optional(t.String({ maxLength: 64 })) }) },
   )
   .post(
     "/setup",
@@ -117,5 +119,5 @@ export const setupRoutes = new Elysia()
         throw error;
       }
     },
-    { body: SetupForm },
+    { limit: "signUps", body: SetupForm },
   );

@@ -4,6 +4,7 @@ import { endSession } from "../../actions/sessions";
 import { ApiError } from "../../http/errors";
 import { clientAddress } from "../../http/rateLimit";
 import { checkCsrf, checkFormOrigin, sessionTokenOf } from "../../http/session";
+import { requestLimits } from "../../http/requestLimits";
 import { findOrganization } from "../../reads/organization";
 import { htmlResponse } from "../html";
 import { homeOf, redirect, safeNext, signOutCookies, signedInUser, startBrowserSession } from "../session";
@@ -27,6 +28,7 @@ function signInRefusal(error: ApiError): string {
  * browser on; sign-out ends it. Both work without JavaScript.
  */
 export const signInRoutes = new Elysia()
+  .use(requestLimits)
   .get(
     "/login",
     ({ request, query }) => {
@@ -54,7 +56,7 @@ export const signInRoutes = new Elysia()
         throw error;
       }
     },
-    { body: SignInForm },
+    { limit: "address", body: SignInForm },
   )
   .post(
     "/logout",
@@ -67,5 +69,5 @@ export const signInRoutes = new Elysia()
       }
       return redirect("/login", signOutCookies(request));
     },
-    { body: t.Object({ csrf_token: t.Optional(t.String({ maxLength: 200 })) }) },
+    { limit: "address", body: t.Object({ csrf_token: t.Optional(t.String({ maxLength: 200 })) }) },
   );

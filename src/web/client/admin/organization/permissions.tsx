@@ -8,6 +8,7 @@ import { SaveBar } from "../shared/saveBar";
 import { loadRealmState, realmGroupSetting, sameGroupSetting, type RealmState } from "../shared/realmState";
 import { GROUP_SETTING_SECTIONS, TIME_LIMITS } from "./permissionFields";
 import { TimeLimitSelect } from "./timeLimit";
+import { UPLOAD_SETTINGS, UploadsCard } from "./uploads";
 
 /** The organization's rules: message editing, who may do what, joining, uploads. Saved together. */
 
@@ -36,11 +37,10 @@ const SCALARS = [
   "waiting_period_threshold",
   "enable_spectator_access",
   "new_stream_announcements_stream_id",
-  "max_file_upload_size_mib",
-  "upload_quota_mib",
+  ...UPLOAD_SETTINGS,
 ];
 const GROUP_SETTINGS = GROUP_SETTING_SECTIONS.flatMap((section) => section.fields.map((field) => field.name));
-const OWNER_ONLY = new Set(["waiting_period_threshold", "max_file_upload_size_mib", "upload_quota_mib", ...GROUP_SETTING_SECTIONS.flatMap((section) => section.fields.filter((field) => field.ownerOnly).map((field) => field.name))]);
+const OWNER_ONLY = new Set(["waiting_period_threshold", ...UPLOAD_SETTINGS, ...GROUP_SETTING_SECTIONS.flatMap((section) => section.fields.filter((field) => field.ownerOnly).map((field) => field.name))]);
 
 function valuesOf(realm: RealmState): Values {
   const values: Values = {};
@@ -52,7 +52,7 @@ function valuesOf(realm: RealmState): Values {
 /** A changed value as PATCH /realm takes it. */
 function parameter(name: string, value: unknown, saved: unknown): unknown {
   if (GROUP_SETTINGS.includes(name)) return { new: value, old: saved };
-  if (value === null && (name.endsWith("_limit_seconds") || name === "upload_quota_mib")) return "unlimited";
+  if (value === null && (name.endsWith("_limit_seconds") || name.startsWith("upload_quota"))) return "unlimited";
   return value;
 }
 
@@ -181,35 +181,7 @@ function PermissionsForm(props: { me: Me; realm: RealmState; choices: GroupSetti
         </div>
       </section>
 
-      <section class="card" aria-labelledby="perm-uploads">
-        <div class="card-head">
-          <h2 id="perm-uploads">Uploads</h2>
-        </div>
-        <div class="card-body form-grid">
-          <Field label="Largest file, in MiB" id="max_file_upload_size_mib" hint={ownerOnly("max_file_upload_size_mib") ? ownerHint : "At most 25, this server's limit. 0 turns uploads off."} error={errorFor("max_file_upload_size_mib")}>
-            <TextInput
-              id="max_file_upload_size_mib"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              value={String(values.max_file_upload_size_mib)}
-              onValue={(text) => set("max_file_upload_size_mib")(text === "" ? 0 : Number(text))}
-              disabled={ownerOnly("max_file_upload_size_mib")}
-            />
-          </Field>
-          <Field label="All uploads together, in MiB" id="upload_quota_mib" hint={ownerOnly("upload_quota_mib") ? ownerHint : "Leave empty for no limit."} error={errorFor("upload_quota_mib")}>
-            <TextInput
-              id="upload_quota_mib"
-              type="number"
-              inputMode="numeric"
-              min={0}
-              value={values.upload_quota_mib === null ? "" : String(values.upload_quota_mib)}
-              onValue={(text) => set("upload_quota_mib")(text === "" ? null : Number(text))}
-              disabled={ownerOnly("upload_quota_mib")}
-            />
-          </Field>
-        </div>
-      </section>
+      <UploadsCard values={values} saved={saved} set={set} ownerOnly={ownerOnly} errorFor={errorFor} />
 
       <SaveBar changed={changed.length} busy={busy} error={error} saveLabel="Save changes" onUndo={() => {
           setValues(saved);
