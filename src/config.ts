@@ -57,6 +57,8 @@ export interface Config {
   presencePingIntervalSeconds: number;
   /** A user with no report this recent shows as offline (server_presence_offline_threshold_seconds; reference: 140). */
   presenceOfflineThresholdSeconds: number;
+  /** How often the event loop's lateness is sampled for GET /metrics; 0: never. */
+  eventLoopSampleMs: number;
   /** How often presence kept in memory is written to the database (also at a clean stop). */
   presenceFlushSeconds: number;
   /** A browser session unused this long ends (it is extended as it is used). */
@@ -172,6 +174,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
+    eventLoopSampleMs: Math.max(0, intFromEnv("PARLEY_EVENT_LOOP_SAMPLE_MS", 100)),
     sessionIdleSeconds: Math.max(1, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
     tlsCert: env("PARLEY_TLS_CERT") || null,
     tlsKey: env("PARLEY_TLS_KEY") || null,

@@ -3,7 +3,7 @@ import { type ChannelViewer, hasContentAccess } from "./channels";
 import { groupIdsOfUser } from "./groupSettings";
 import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
 import { Flag, type Message, messages, recipientUsers } from "../db/messages";
-import { bitsOf, periodsOf, wasReceived } from "../db/messageState";
+import { bitsOf, type MessageKey, periodsOf, wasReceived } from "../db/messageState";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -41,14 +41,15 @@ export function canReadHistory(viewer: ChannelViewer, channel: Channel): boolean
 
 /**
  * Messages the user received or starred, as a condition on `messages`: their personal history,
- * which narrows without a readable channel search (as in the reference).
+ * which narrows without a readable channel search (as in the reference). Evaluated row by row
+ * (a user may have starred many thousands of messages), so a query in ID order can stop early.
  */
 export function receivedSql(userId: number): SQL {
   return sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
     OR ${messages.senderId} = ${userId}
     OR EXISTS (SELECT 1 FROM subscription_periods p WHERE p.user_id = ${userId} AND p.channel_id = ${messages.channelId}
                AND ${messages.id} > p.starts_after AND (p.ends_at IS NULL OR ${messages.id} <= p.ends_at))
-    OR ${messages.id} IN (SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.STARRED}) != 0))`;
+    OR (coalesce((SELECT flags FROM message_flags WHERE user_id = ${userId} AND message_id = ${messages.id}), 0) & ${Flag.STARRED}) != 0)`;
 }
 
 /** Every message the user may read, as a condition on `messages`. */
@@ -70,8 +71,32 @@ export function accessibleMessages(db: Reader, viewer: ChannelViewer, ids: numbe
   return found.sort((a, b) => a.id - b.id);
 }
 
+/** Who and where of the messages with these IDs that exist (any order), ascending: what per-user state needs. */
+function messageKeys(db: Reader, ids: number[]): MessageKey[] {
+  if (ids.length === 0) return [];
+  return db
+    .all<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
+      sql`SELECT id, recipient_id, channel_id, sender_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`,
+    )
+    .map((row) => ({ id: row.id, recipientId: row.recipient_id, channelId: row.channel_id, senderId: row.sender_id }));
+}
+
+/** accessibleMessages for what per-user state needs, without the messages' text: for long lists. */
+export function accessibleMessageKeys(db: Reader, viewer: ChannelViewer, ids: number[]): MessageKey[] {
+  const unique = [...new Set(ids)];
+  const found = messageKeys(db, unique);
+  if (found.length !== unique.length || !found.every(readableBy(db, viewer, found))) throw badRequest(INVALID_MESSAGES);
+  return found;
+}
+
+/** Of the messages with these IDs, the ones that exist and the user may read (keys only, ascending). */
+export function readableMessageKeys(db: Reader, viewer: ChannelViewer, ids: number[]): MessageKey[] {
+  const found = messageKeys(db, [...new Set(ids)]);
+  return found.filter(readableBy(db, viewer, found));
+}
+
 /** A predicate for the messages of one batch, with what it needs fetched once. */
-export function readableBy(db: Reader, viewer: ChannelViewer, batch: Message[]): (message: Message) => boolean {
+export function readableBy(db: Reader, viewer: ChannelViewer, batch: MessageKey[]): (message: MessageKey) => boolean {
   const userId = viewer.user.id;
   const channelIds = [...new Set(batch.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
   const channelsById = new Map(

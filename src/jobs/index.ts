@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { startScheduledBackups } from "./backups";
+import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
@@ -22,6 +23,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
   stops.push(startScheduledBackups(config));
+  stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

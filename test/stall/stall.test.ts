@@ -11,12 +11,20 @@ import { Watcher } from "./watcher";
 
 /**
  * No request may hold the event loop for long (issue 24): every route's most expensive legal
- * input runs on a large organization while a second client asks GET /users/me again and
- * again, and none of those may wait WAIT_BOUND_MS or more. The route list is the app's own
- * route table, so a route added without an entry in cases/ fails here.
+ * input runs on a large organization while a second client, in a process of its own, asks
+ * GET /users/me again and again; none of those may wait WAIT_BOUND_MS or more. The route list
+ * is the app's own route table, so a route added without an entry in cases/ fails here.
+ *
+ * On a busy machine a client can wait for reasons of its own (its process not scheduled),
+ * so the server says what it saw too: it samples how late its event loop runs
+ * (parley_event_loop_lag_seconds, here every 5 ms). A case whose client waited too long is
+ * measured again only when the server's loop was never 50 ms late meanwhile, that is when
+ * the wait was not the server's doing; a real stall is late on the server every time.
  */
 
 const WAIT_BOUND_MS = 100;
+const SERVER_LAG_BOUND_SECONDS = 0.05;
+const ATTEMPTS = 3;
 /** PARLEY_STALL_ONLY=<regex> runs only the cases whose route or input matches (while working on one). */
 const ONLY = process.env.PARLEY_STALL_ONLY ? new RegExp(process.env.PARLEY_STALL_ONLY) : null;
 
@@ -36,6 +44,24 @@ interface Figure {
   entry: ExpensiveCase;
   ms: number;
   waitMs: number;
+  /** The server's worst event-loop lateness, as the upper bound of its histogram bucket. */
+  lagSeconds: number;
+  attempts: number;
+}
+
+/** The event-loop lag histogram's cumulative bucket counts, by upper bound (Infinity last). */
+async function lagBuckets(org: StallOrg): Promise<Map<number, number>> {
+  const text = await (await fetch(`${org.server.url}/metrics`)).text();
+  const buckets = new Map<number, number>();
+  for (const match of text.matchAll(/^parley_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)) buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
+  return buckets;
+}
+
+/** The smallest bound that holds every sample taken between the two readings. */
+function worstLag(before: Map<number, number>, after: Map<number, number>): number {
+  const total = (after.get(Infinity) ?? 0) - (before.get(Infinity) ?? 0);
+  for (const [bound, count] of after) if (count - (before.get(bound) ?? 0) === total) return bound;
+  return Infinity;
 }
 
 describe("on a large organization", () => {
@@ -43,8 +69,8 @@ describe("on a large organization", () => {
   let watcher: Watcher;
 
   beforeAll(async () => {
-    org = await buildStallOrg({});
-    watcher = new Watcher(org.watcher);
+    org = await buildStallOrg({ env: { PARLEY_EVENT_LOOP_SAMPLE_MS: "5" } });
+    watcher = new Watcher(org.server.url, org.watcher);
   }, 120_000);
 
   afterAll(async () => {
@@ -52,27 +78,40 @@ describe("on a large organization", () => {
     await org?.server.dispose();
   });
 
+  async function measure(key: string, entry: ExpensiveCase): Promise<Omit<Figure, "attempts"> & { status: number; body: unknown }> {
+    const [method, path] = key.split(" ");
+    const lagBefore = await lagBuckets(org);
+    await watcher.answeredSince(Watcher.clock());
+    const started = Watcher.clock();
+    let answer: { status: number; body: any };
+    let rounds = 0;
+    do answer = await sendCase(org, method, path, entry);
+    while (entry.again?.(answer.body) && ++rounds < 1000);
+    const ended = Watcher.clock();
+    await watcher.answeredSince(ended);
+    const lagSeconds = worstLag(lagBefore, await lagBuckets(org));
+    return { key, entry, ms: ended - started, waitMs: watcher.worstWait(started, ended), lagSeconds, status: answer.status, body: answer.body };
+  }
+
   test(
     "no route's most expensive input keeps another client waiting 100 ms",
     async () => {
       const figures: Figure[] = [];
       const refusals: string[] = [];
       for (const [key, entry] of Object.entries(CASES)) {
-        const [method, path] = key.split(" ");
         for (const expensive of casesOf(entry)) {
           if (ONLY && !ONLY.test(`${key} [${expensive.input}]`)) continue;
-          const started = performance.now();
-          let answer: { status: number; body: any };
-          let rounds = 0;
-          do answer = await sendCase(org, method, path, expensive);
-          while (expensive.again?.(answer.body) && ++rounds < 1000);
-          const ended = performance.now();
-          await watcher.answeredSince(ended);
-          const figure = { key, entry: expensive, ms: ended - started, waitMs: watcher.worstWait(started, ended) };
-          figures.push(figure);
-          const refused = answer.status !== (expensive.status ?? 200) ? ` ${JSON.stringify(answer.body).slice(0, 300)}` : "";
-          console.log(`${key} [${expensive.input}]: ${answer.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms${refused}`);
-          if (refused) refusals.push(`${key} [${expensive.input}]: ${answer.status}${refused}`);
+          let figure = await measure(key, expensive);
+          let attempts = 1;
+          while (figure.waitMs >= WAIT_BOUND_MS && figure.lagSeconds <= SERVER_LAG_BOUND_SECONDS && attempts < ATTEMPTS) {
+            figure = await measure(key, expensive);
+            attempts++;
+          }
+          figures.push({ ...figure, attempts });
+          const refused = figure.status !== (expensive.status ?? 200) ? ` ${JSON.stringify(figure.body).slice(0, 300)}` : "";
+          const lag = figure.lagSeconds === Infinity ? "> 10 s" : `≤ ${figure.lagSeconds * 1000} ms`;
+          console.log(`${key} [${expensive.input}]: ${figure.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms, server lag ${lag}${attempts > 1 ? `, ${attempts} attempts` : ""}${refused}`);
+          if (refused) refusals.push(`${key} [${expensive.input}]: ${figure.status}${refused}`);
         }
       }
       report(figures);

@@ -1,26 +1,35 @@
+import { join } from "node:path";
+import type { Subprocess } from "bun";
 import type { Person } from "../helpers/seed";
 
 /**
- * The second client of the stall test: GET /users/me, one request after another, as long as
- * it runs. What a case cost everyone else is the longest of these that overlapped it.
+ * The second client of the stall test (watch.ts, in its own process): GET /users/me, one
+ * request after another. What a case cost everyone else is the longest of these that was
+ * under way while it ran. Times are wall-clock milliseconds (`Watcher.clock()`).
  */
 export class Watcher {
   private spans: Array<{ start: number; end: number }> = [];
-  private running = true;
-  private readonly loop: Promise<void>;
+  private readonly child: Subprocess<"ignore", "pipe", "inherit">;
 
-  constructor(person: Person) {
-    this.loop = this.watch(person);
+  static clock = () => performance.timeOrigin + performance.now();
+
+  constructor(url: string, person: Person) {
+    this.child = Bun.spawn([process.execPath, join(import.meta.dir, "watch.ts"), url, person.email, person.apiKey], { stdout: "pipe", stderr: "inherit" });
+    void this.read();
   }
 
-  private async watch(person: Person) {
-    while (this.running) {
-      const start = performance.now();
-      const response = await person.api.get("/users/me");
-      if (response.status !== 200) throw new Error(`GET /users/me answered ${response.status}: ${JSON.stringify(response.body)}`);
-      this.spans.push({ start, end: performance.now() });
+  private async read() {
+    let pending = "";
+    for await (const chunk of this.child.stdout.pipeThrough(new TextDecoderStream())) {
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) {
+        const [start, end] = line.split(" ").map(Number);
+        this.spans.push({ start, end });
+      }
       // Only the recent past is ever asked about.
-      if (this.spans.length > 10_000) this.spans.splice(0, 5_000);
+      if (this.spans.length > 20_000) this.spans.splice(0, 10_000);
     }
   }
 
@@ -33,11 +42,14 @@ export class Watcher {
 
   /** Resolves once a request that started after `moment` has been answered. */
   async answeredSince(moment: number) {
-    while (!this.spans.some((span) => span.start >= moment)) await Bun.sleep(2);
+    while (!this.spans.some((span) => span.start >= moment)) {
+      if (this.child.exitCode !== null) throw new Error("The watching client stopped");
+      await Bun.sleep(2);
+    }
   }
 
   async stop() {
-    this.running = false;
-    await this.loop;
+    this.child.kill();
+    await this.child.exited;
   }
 }

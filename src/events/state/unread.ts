@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { subscriptions } from "../../db/channels";
-import { Flag, recipients } from "../../db/messages";
+import { Flag, messages, recipients } from "../../db/messages";
 import { listUnread, type UnreadRow } from "../../db/messageState";
 import type { Reader } from "../../db/types";
 import { userTopics, VisibilityPolicy } from "../../db/userTopics";
@@ -116,7 +116,7 @@ export function unreadMsgs(db: Reader, userId: number, emptyTopicName: EmptyTopi
 /** message_details of an event marking these (now unread) messages unread. */
 export function unreadDetails(db: Reader, userId: number, messageIds: number[]): Record<string, UnreadMessageDetails> {
   if (messageIds.length === 0) return {};
-  const rows = listUnread(db, userId, { where: sql`m.id IN (${sql.join(messageIds.map((id) => sql`${id}`), sql`, `)})` });
+  const rows = listUnread(db, userId, { where: sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(messageIds)}))` });
   const isMuted = mutedChecker(db, userId);
   const participants = participantsOf(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
   const details: Record<string, UnreadMessageDetails> = {};

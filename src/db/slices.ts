@@ -1,0 +1,70 @@
+import { read, write } from "./transaction";
+import type { Reader, Tx } from "./types";
+
+/**
+ * Long work in short transactions. Parley is one process and every transaction runs on the
+ * event loop, so one long transaction (or one long loop) keeps every other request waiting.
+ * Work that grows with what a caller sends or with the size of the organization is done in
+ * slices instead: each is its own transaction of about SLICE_MS, and between two slices the
+ * event loop serves everyone else. Each slice commits what it did and emits its own events,
+ * so a failure leaves what the slices before it did, which a repeated request finds done.
+ */
+
+/** How long one slice may run before it commits and lets others in. */
+export const SLICE_MS = 20;
+
+/** The time of one slice. Work checks `over` between steps small enough to take a few milliseconds. */
+export class Slice {
+  private readonly ends = performance.now() + SLICE_MS;
+
+  get over(): boolean {
+    return performance.now() >= this.ends;
+  }
+}
+
+/**
+ * Lets the event loop answer what is waiting before going on. A timer rather than
+ * setImmediate: Bun runs a due immediate before reading sockets again, so between two
+ * slices at most one waiting request would get through; a timer's turn reads them all.
+ */
+export const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `step` in one write() per slice until it returns something other than undefined,
+ * which is the result. Each call must do some of the work, stop once `slice.over` says so,
+ * and find where to go on from its arguments or the database: a slice starts afresh.
+ */
+export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined): Promise<T> {
+  for (;;) {
+    const result = write((tx) => step(tx, new Slice()));
+    if (result !== undefined) return result;
+    await yieldToOthers();
+  }
+}
+
+/** readInSlices is writeInSlices for reads: each slice one consistent snapshot. */
+export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined): Promise<T> {
+  for (;;) {
+    const result = read((db) => step(db, new Slice()));
+    if (result !== undefined) return result;
+    await yieldToOthers();
+  }
+}
+
+/**
+ * How many message IDs one step of a walk through history covers. It doubles while steps are
+ * quick and halves (down to a floor) when one is slow, so a step takes a few milliseconds
+ * whatever it looks for: a condition that matches few messages is walked in large steps, one
+ * looked up row by row in small ones. Below the floor, what a step costs no longer follows
+ * its size (a full-text lookup's cost is mostly fixed), and smaller steps would only be more.
+ */
+export class Stride {
+  ids = 1024;
+
+  /** Call after each step with the time it started. */
+  after(startedAt: number) {
+    const ms = performance.now() - startedAt;
+    if (ms < 2 && this.ids < 1 << 20) this.ids *= 2;
+    else if (ms > 8 && this.ids > 1024) this.ids /= 2;
+  }
+}
