@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
+import { configureMarkAllAsRead } from "./actions/messageFlags";
 import { configureInvitations } from "./actions/invites";
 import { configureSmtpDelivery } from "./actions/smtpSettings";
 import { configurePresenceTiming } from "./model/presence";
@@ -86,6 +87,7 @@ export type App = ReturnType<typeof createApp>;
 export function startBackground(config: Config): { stop(): Promise<void> } {
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
+  configureMarkAllAsRead(config.markAllReadBudgetMs);
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });

@@ -31,6 +31,8 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
+  /** How long one mark_all_as_read request may keep marking before answering `complete: false`. */
+  markAllReadBudgetMs: number;
   /** How often due scheduled messages are looked for, in whole seconds (1-59). */
   scheduledCheckSeconds: number;
   /** How long an outgoing webhook's service may take to answer before the try counts as failed. */
@@ -159,7 +161,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     loginAccountFailureLimit: intFromEnv("PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT", 100),
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
-    deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
+    deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 200),
+    markAllReadBudgetMs: intFromEnv("PARLEY_MARK_ALL_READ_BUDGET_MS", 5000),
     scheduledCheckSeconds: intFromEnv("PARLEY_SCHEDULED_CHECK_SECONDS", 1),
     webhookTimeoutSeconds: intFromEnv("PARLEY_WEBHOOK_TIMEOUT_SECONDS", 10),
     webhookMaxAttempts: Math.max(1, intFromEnv("PARLEY_WEBHOOK_MAX_ATTEMPTS", 4)),

@@ -1,4 +1,4 @@
-import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type ChannelViewer, hasContentAccess } from "./channels";
 import { groupIdsOfUser } from "./groupSettings";
 import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
@@ -102,13 +102,17 @@ export function readableBy(db: Reader, viewer: ChannelViewer, batch: MessageKey[
   const channelsById = new Map(
     (channelIds.length ? db.select().from(channels).where(inArray(channels.id, channelIds)).all() : []).map((channel) => [channel.id, channel]),
   );
+  // Only the conversations of the batch: someone may be in thousands.
+  const conversationIds = [...new Set(batch.flatMap((m) => (m.channelId === null ? [m.recipientId] : [])))];
   const conversations = new Set(
-    db
-      .select({ id: recipientUsers.recipientId })
-      .from(recipientUsers)
-      .where(eq(recipientUsers.userId, userId))
-      .all()
-      .map((row) => row.id),
+    conversationIds.length === 0
+      ? []
+      : db
+          .select({ id: recipientUsers.recipientId })
+          .from(recipientUsers)
+          .where(and(eq(recipientUsers.userId, userId), inArray(recipientUsers.recipientId, conversationIds)))
+          .all()
+          .map((row) => row.id),
   );
   const periods = periodsOf(db, userId, channelIds);
   const bits = bitsOf(db, userId, batch.map((m) => m.id));

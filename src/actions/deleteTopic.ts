@@ -2,6 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
 import { messages } from "../db/messages";
 import { getRealm } from "../db/realm";
+import { yieldToOthers } from "../db/slices";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -14,9 +15,10 @@ import { deleteMessages } from "./deleteMessage";
 
 /**
  * POST /streams/{id}/delete_topic (spec 4.11): the topic's messages go in batches, newest
- * first, each batch its own transaction, so a huge topic neither holds the write lock for long
- * nor loses its progress. When the time budget runs out the client is told `complete: false`
- * and repeats the call. Between batches the event loop serves other requests.
+ * first, each batch its own transaction of a few milliseconds (db/slices.ts), so a huge topic
+ * neither holds the event loop for long nor loses its progress. When the time budget runs out
+ * the client is told `complete: false` and repeats the call. Between batches the event loop
+ * serves other requests.
  */
 
 export interface TopicDeletionLimits {
@@ -24,7 +26,7 @@ export interface TopicDeletionLimits {
   batchSize: number;
 }
 
-let limits: TopicDeletionLimits = { budgetMs: 5000, batchSize: 1000 };
+let limits: TopicDeletionLimits = { budgetMs: 5000, batchSize: 200 };
 
 /** Set once at startup from the configuration (tests shrink both). */
 export function configureTopicDeletion(configured: TopicDeletionLimits) {
@@ -61,6 +63,6 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
     removeFilesNoLongerUsed();
     if (finished) return { complete: true };
     if (Date.now() >= deadline) return { complete: false };
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToOthers();
   }
 }

@@ -20,7 +20,7 @@ import {
   type UserChannel,
 } from "../db/messageState";
 import { getRealm } from "../db/realm";
-import { readInSlices, Stride, writeInSlices } from "../db/slices";
+import { readInSlices, Stride, writeInSlices, yieldToOthers } from "../db/slices";
 import { read } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -125,6 +125,8 @@ export async function changeFlags(user: User, ids: number[], operation: FlagOper
 export async function updateMessageFlags(user: User, messageIds: number[], operation: string, flag: string): Promise<FlagChangeResult> {
   const change = checkFlagChange(operation, flag);
   const ids = [...new Set(messageIds)].sort((a, b) => a - b);
+  // Reading and checking a long list took a while already: let others in before the work.
+  if (ids.length > FLAG_STEP) await yieldToOthers();
   let checked = 0;
   await readInSlices((db, slice) => {
     const viewer = lazyChannelViewer(db, user);

@@ -55,16 +55,22 @@ export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | un
  * How many message IDs one step of a walk through history covers. It doubles while steps are
  * quick and halves (down to a floor) when one is slow, so a step takes a few milliseconds
  * whatever it looks for: a condition that matches few messages is walked in large steps, one
- * looked up row by row in small ones. Below the floor, what a step costs no longer follows
- * its size (a full-text lookup's cost is mostly fixed), and smaller steps would only be more.
+ * looked up row by row in small ones. A step still slow at the floor costs what it costs
+ * whatever its size (a full-text lookup of common words is mostly a fixed cost): from then on
+ * the steps only grow, so that the walk takes as few of them as it can.
  */
+const STRIDE_FLOOR = 1024;
+const STRIDE_MOST = 1 << 20;
+
 export class Stride {
-  ids = 1024;
+  ids = STRIDE_FLOOR;
+  private fixedCost = false;
 
   /** Call after each step with the time it started. */
   after(startedAt: number) {
     const ms = performance.now() - startedAt;
-    if (ms < 2 && this.ids < 1 << 20) this.ids *= 2;
-    else if (ms > 8 && this.ids > 1024) this.ids /= 2;
+    if (ms > 8 && this.ids === STRIDE_FLOOR) this.fixedCost = true;
+    if ((ms < 2 || this.fixedCost) && this.ids < STRIDE_MOST) this.ids *= 2;
+    else if (ms > 8 && this.ids > STRIDE_FLOOR) this.ids /= 2;
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { startScheduledBackups } from "./backups";
+import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
@@ -7,6 +8,7 @@ import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
+import { startSearchIndexMerging } from "./searchIndexMerge";
 import { startSessionExpiry } from "./sessionExpiry";
 
 /**
@@ -24,6 +26,8 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startFullMemberPromotion());
   stops.push(startScheduledBackups(config));
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
+  stops.push(startBackgroundCheckpoints());
+  stops.push(startSearchIndexMerging());
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

@@ -9,6 +9,7 @@ import { topicKeyOf, VisibilityPolicy } from "../db/userTopics";
 import { isGuest } from "../model/roles";
 import { userIdOfStandInEmail } from "../shapes/users";
 import { NO_TOPIC, RESOLVED_TOPIC_PREFIX } from "./content";
+import { badRequest } from "../http/errors";
 import { badNarrow, type NarrowTerm, type UserRef } from "./narrow";
 import { ftsAnyExpression, ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
 import { canReadHistory, readableSql, receivedSql } from "../access/messageReading";
@@ -80,13 +81,14 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
     });
   // Excluded searches become one full-text lookup ("none of these"), however many there are.
   const excluded = terms.filter(isExcludedSearch).map((term) => parseSearch([term.operand as string])).filter((query) => !isEmptySearch(query));
+  const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
+  checkSearchSize([...(search ? [search] : []), ...excluded]);
   const base =
     scope === "readable"
       ? readableSql(db, context.viewer)
       : scope === "auto" && includesHistory(db, context, terms)
         ? EVERYTHING
         : receivedSql(context.viewer.user.id);
-  const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   // A search without a single word (only punctuation) matches nothing.
   if (search && isEmptySearch(search)) conditions.push(NOTHING);
   const near = terms.find((term) => term.operator === "near");
@@ -98,6 +100,20 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
     search,
     near: near ? (near.operand as number) : null,
   };
+}
+
+/**
+ * The most words one narrow may search for (in all its search terms, quoted phrases' words
+ * included). Each word is looked up in the full-text index as a prefix, which costs about as
+ * much as the index holds messages with words that start so, in one statement that cannot be
+ * cut into slices: without a bound, a hundred common words made one query of history take
+ * hundreds of milliseconds. The reference sets none; search boxes send a few words.
+ */
+export const MAX_SEARCH_WORDS = 10;
+
+function checkSearchSize(queries: SearchQuery[]) {
+  const words = queries.reduce((sum, query) => sum + query.words.length + query.phrases.flat().length, 0);
+  if (words > MAX_SEARCH_WORDS) throw badRequest(`Too many words to search for (at most ${MAX_SEARCH_WORDS})`);
 }
 
 /** A topic a client names, as stored: "(no topic)" and the empty topic's display name mean "". */

@@ -46,7 +46,7 @@ function callerOrSpectator(request: Request) {
 
 export const eventRoutes = new Elysia()
   .use(authentication)
-  .post("/register", ({ request, body }) => success(register(callerOrSpectator(request), body)), { body: RegisterParams })
+  .post("/register", async ({ request, body }) => success(await register(callerOrSpectator(request), body)), { body: RegisterParams })
   .get(
     "/events",
     async ({ user, query, request }) => {

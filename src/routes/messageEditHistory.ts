@@ -8,8 +8,8 @@ export const messageEditHistoryRoutes = new Elysia()
   .use(authentication)
   .get(
     "/messages/:message_id/history",
-    ({ user, params, query }) =>
-      success({ message_history: getMessageEditHistory(user, params.message_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
+    async ({ user, params, query }) =>
+      success({ message_history: await getMessageEditHistory(user, params.message_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
     {
       auth: true,
       params: t.Object({ message_id: t.Numeric({ minimum: 0, multipleOf: 1 }) }),

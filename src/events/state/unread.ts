@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { subscriptions } from "../../db/channels";
 import { Flag, messages, recipients } from "../../db/messages";
-import { listUnread, type UnreadRow } from "../../db/messageState";
+import { listUnread, lowestPossiblyUnreadId, maxMessageId, type UnreadRow } from "../../db/messageState";
+import { readInSlices, Stride } from "../../db/slices";
+import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
 import { userTopics, VisibilityPolicy } from "../../db/userTopics";
 import type { UnreadMessageDetails } from "../kinds/messageFlags";
@@ -69,8 +71,35 @@ export interface UnreadMsgs {
   old_unreads_missing: boolean;
 }
 
-export function unreadMsgs(db: Reader, userId: number, emptyTopicName: EmptyTopicName): UnreadMsgs {
-  const rows = listUnread(db, userId, { limit: MAX_UNREAD_MESSAGES + 1 });
+/**
+ * The user's newest unread messages, up to one more than MAX_UNREAD_MESSAGES, newest first:
+ * found by walking history down in strides of IDs, in slices (db/slices.ts), since tens of
+ * thousands of them take a while to read.
+ */
+async function newestUnread(userId: number): Promise<UnreadRow[]> {
+  const rows: UnreadRow[] = [];
+  const stride = new Stride();
+  const { low, end } = read((db) => ({ low: lowestPossiblyUnreadId(db, userId), end: maxMessageId(db) + 1 }));
+  let to = end;
+  return readInSlices((db, slice) => {
+    while (to > low && rows.length <= MAX_UNREAD_MESSAGES && !slice.over) {
+      const from = Math.max(low, to - stride.ids);
+      const started = performance.now();
+      rows.push(...listUnread(db, userId, { where: sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, limit: MAX_UNREAD_MESSAGES + 1 - rows.length }));
+      stride.after(started);
+      to = from;
+    }
+    return to > low && rows.length <= MAX_UNREAD_MESSAGES ? undefined : rows;
+  });
+}
+
+/** unread_msgs of register (reference: MAX_UNREAD_MESSAGES newest unread messages, grouped). */
+export async function unreadMsgs(userId: number, emptyTopicName: EmptyTopicName): Promise<UnreadMsgs> {
+  const rows = await newestUnread(userId);
+  return read((db) => groupUnread(db, userId, rows, emptyTopicName));
+}
+
+function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicName: EmptyTopicName): UnreadMsgs {
   const oldUnreadsMissing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
   const isMuted = mutedChecker(db, userId);
