@@ -4,6 +4,8 @@ import { configureMarkAllAsRead } from "./actions/messageFlags";
 import { configureInvitations } from "./actions/invites";
 import { configureSmtpDelivery } from "./actions/smtpSettings";
 import { configurePresenceTiming } from "./model/presence";
+import { createRenderContext } from "./render/context";
+import { warmUpRenderer } from "./render/markdown";
 import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
@@ -88,6 +90,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureMarkAllAsRead(config.markAllReadBudgetMs);
+  warmUpRenderer(createRenderContext());
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, ne } from "drizzle-orm";
 import { activeSubscriberIds, type Channel, findChannelById } from "../db/channels";
 import { messages, recipientUsers, type Message } from "../db/messages";
 import { type MessageKey, subscriptionPeriods, wasReceived } from "../db/messageState";
@@ -33,15 +33,46 @@ export function accessMessage(db: Reader, user: User, messageId: number, options
   return { message, channel, viewer };
 }
 
-/** A topic's messages (from one ID on) that the viewer may read, oldest first. */
-export function readableMessagesInTopic(db: Reader, viewer: ChannelViewer, channel: Channel, topicKey: string, fromId = 0): Message[] {
-  const list = db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), gte(messages.id, fromId)))
-    .orderBy(asc(messages.id))
-    .all();
-  return list.filter(readableBy(db, viewer, list));
+/** Where a message is and when it was sent: what checks on a whole topic need. */
+export type TopicMessage = MessageKey & { dateSent: number };
+
+/**
+ * A topic's messages (from one ID on) that the viewer may read, oldest first; newest first
+ * and at most `limit` of them with `newestFirst`, leaving out the message `except` and those
+ * whose topic is spelled `exceptTopic`. Keys only: a topic can hold tens of thousands of messages.
+ */
+export function readableMessagesInTopic(
+  db: Reader,
+  viewer: ChannelViewer,
+  channel: Channel,
+  topicKey: string,
+  options: { fromId?: number; except?: number; exceptTopic?: string; newestFirst?: boolean; limit?: number } = {},
+): TopicMessage[] {
+  const found: TopicMessage[] = [];
+  // In steps: where history is protected, many may be unreadable and the next step goes on.
+  const step = Math.min(options.limit ?? 1000, 1000);
+  let edge = options.newestFirst ? Number.MAX_SAFE_INTEGER : (options.fromId ?? 0) - 1;
+  for (;;) {
+    const rows = db
+      .select({ id: messages.id, recipientId: messages.recipientId, channelId: messages.channelId, senderId: messages.senderId, dateSent: messages.dateSent })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.channelId, channel.id),
+          eq(messages.topicKey, topicKey),
+          gte(messages.id, options.fromId ?? 0),
+          options.newestFirst ? lt(messages.id, edge) : gt(messages.id, edge),
+          options.except === undefined ? undefined : ne(messages.id, options.except),
+          options.exceptTopic === undefined ? undefined : ne(messages.topic, options.exceptTopic),
+        ),
+      )
+      .orderBy(options.newestFirst ? desc(messages.id) : asc(messages.id))
+      .limit(step)
+      .all();
+    found.push(...rows.filter(readableBy(db, viewer, rows)));
+    if (rows.length < step || (options.limit !== undefined && found.length >= options.limit)) return found.slice(0, options.limit);
+    edge = rows[rows.length - 1].id;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { indexInsertedMessages } from "../db/searchIndex";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { realmLinkifiers } from "../db/linkifiers";
 import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
-import { writeBits } from "../db/messageState";
+import { storeBitsOfUsers } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
 import { findUserById, type User } from "../db/users";
@@ -36,8 +36,12 @@ export interface MovePlan {
   propagateMode: PropagateMode;
   /** Set when the edit only resolves or unresolves the topic, which is not counted as a move. */
   resolution: "resolved" | "unresolved" | null;
-  /** The messages that move, oldest first (the target among them). */
+  /** The messages that move now, oldest first: all, or a step of a move of many (the target in the last). */
   moved: Message[];
+  /** How many messages the whole move takes, for the notices. */
+  count: number;
+  /** Whether this is the whole move or its last step: the notices follow it. */
+  last: boolean;
 }
 
 export interface EditPlan {
@@ -78,15 +82,17 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
 
   const recipients = [...new Set([...after, editor.id])];
   const canBeUnread = new Set(toChannel ? (activeSubscriberIds(tx, [toChannel.id]).get(toChannel.id) ?? []) : before);
-  const flagsByUser = flagsOnMessage(tx, { id: target.id, recipientId: toRecipientId }, recipients, canBeUnread);
-  tx.emit(updateEvent(tx, plan, affected), recipients, { flagsByUser });
+  // A step of a move that leaves the chosen message for later is told as a move of its own messages.
+  const shown = move && !move.last ? affected[0] : target;
+  const flagsByUser = flagsOnMessage(tx, { id: shown.id, recipientId: toRecipientId }, recipients, canBeUnread);
+  tx.emit(updateEvent(tx, plan, affected, shown), recipients, { flagsByUser });
   const leavers = losing.filter((id) => id !== editor.id);
   if (leavers.length > 0) {
     const ids = affected.map((message) => message.id);
     tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: fromChannel!.id, topic: target.topic }, leavers);
   }
   if (channelMove) refreshFirstMessageIds(tx, fromChannel!, channelMove.toChannel, affected);
-  if (move) announce(tx, plan, move);
+  if (move?.last) announce(tx, plan, move);
 }
 
 /** Mentions and alert words follow the content: their flags are recomputed for everyone the message reached. */
@@ -97,11 +103,12 @@ function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audi
   const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
   addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
   const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
-  for (const userId of new Set([...stored.keys(), ...bits.keys()])) {
+  const changes = [...new Set([...stored.keys(), ...bits.keys()])].flatMap((userId) => {
     const old = stored.get(userId) ?? 0;
     const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
-    if (next !== old) writeBits(tx, userId, target, next);
-  }
+    return next === old ? [] : [{ userId, message: target, bits: next }];
+  });
+  storeBitsOfUsers(tx, changes);
 }
 
 /** The uploads the new content names are linked, those it no longer names unlinked; answers has_attachment. */
@@ -143,13 +150,13 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipien
   }
 }
 
-function updateEvent(tx: Tx, plan: EditPlan, affected: Message[]): UpdateMessageEvent {
+function updateEvent(tx: Tx, plan: EditPlan, affected: Message[], shown: Message): UpdateMessageEvent {
   const { target, fromChannel, move, content } = plan;
   const event: UpdateMessageEvent = {
     type: "update_message",
     user_id: plan.editor.id,
     rendering_only: false,
-    message_id: target.id,
+    message_id: shown.id,
     message_ids: affected.map((message) => message.id).sort((a, b) => a - b),
     flags: [],
     edit_timestamp: plan.editTime,
@@ -184,7 +191,7 @@ function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
     return;
   }
   if (!plan.notify.oldThread && !plan.notify.newThread) return;
-  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey).length === 0;
-  const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.moved.length, target, wholeTopic };
+  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey, { limit: 1 }).length === 0;
+  const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.count, target, wholeTopic };
   announceMove(tx, plan.realm, editor, thread, plan.notify);
 }

@@ -26,6 +26,7 @@ import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { requestedTopicKey } from "../messages/narrowQuery";
+import { hasEventQueue } from "../events/registry";
 import { unreadDetails } from "../events/state/unread";
 import { accessibleMessageKeys, lazyChannelViewer, readableMessageKeys } from "../access/messageReading";
 
@@ -223,10 +224,12 @@ export async function markSenderRead(user: User, senderId: number) {
 
 /**
  * Part of leaving channels (actions/subscriptions.ts): closes the subscription periods and
- * marks the channels read, telling each user which of their messages that changed.
+ * marks the channels read, telling each user which of their messages that changed. Listing
+ * someone's unread messages can take long (thousands in each channel), so it is done only for
+ * people with an event queue to tell; for the others the marks move without a list.
  */
 export function markLeftChannelsRead(tx: Tx, pairs: UserChannel[]) {
-  const unreadByUser = unreadInChannels(tx, pairs);
+  const unreadByUser = unreadInChannels(tx, pairs.filter((pair) => hasEventQueue(pair.userId)));
   recordUnsubscribed(tx, pairs);
   for (const [userId, unread] of unreadByUser) emitFlagChange(tx, userId, "add", "read", unread);
 }

@@ -163,20 +163,23 @@ export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<nu
   return new Map(rows.map((row) => [row.message_id, row.flags]));
 }
 
-/** Stores a message's bits for a user: a row only while some bit is set. */
-export function writeBits(tx: Tx, userId: number, message: MessageKey, bits: number) {
-  storeBits(tx, userId, [{ message, bits }]);
+/** Stores a user's bits for messages (a row only while some bit is set): two statements however many. */
+export function storeBits(tx: Tx, userId: number, changes: Array<{ message: MessageKey; bits: number }>) {
+  storeBitsOfUsers(tx, changes.map((change) => ({ userId, ...change })));
 }
 
-/** writeBits for many messages at once: two statements however many. */
-export function storeBits(tx: Tx, userId: number, changes: Array<{ message: MessageKey; bits: number }>) {
-  const kept = changes.filter((change) => change.bits !== 0);
-  const cleared = changes.filter((change) => change.bits === 0).map((change) => change.message.id);
-  if (cleared.length > 0) tx.run(sql`DELETE FROM message_flags WHERE user_id = ${userId} AND message_id IN ${jsonList(cleared)}`);
+/** storeBits for several users' messages at once. */
+export function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
+  const cleared = changes.filter((change) => change.bits === 0).map((change) => [change.userId, change.message.id]);
+  const kept = changes.filter((change) => change.bits !== 0).map(({ userId, message, bits }) => [userId, message.id, message.recipientId, bits]);
+  if (cleared.length > 0) {
+    tx.run(sql`DELETE FROM message_flags WHERE (user_id, message_id) IN
+      (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(cleared)}))`);
+  }
   if (kept.length === 0) return;
   tx.run(sql`INSERT INTO message_flags (user_id, message_id, recipient_id, flags)
-    SELECT ${userId}, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-    FROM json_each(${JSON.stringify(kept.map(({ message, bits }) => [message.id, message.recipientId, bits]))}) WHERE true
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+    FROM json_each(${JSON.stringify(kept)}) WHERE true
     ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`);
 }
 

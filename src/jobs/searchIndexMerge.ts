@@ -3,7 +3,7 @@ import { writeInSlices } from "../db/slices";
 import { log } from "../log";
 
 /** How often the search index is merged (db/searchIndex.ts): whatever built up since, in slices. */
-const MERGE_EVERY_MS = 1000;
+const MERGE_EVERY_MS = 250;
 
 /**
  * Merges the full-text index's segments in small steps between requests, in place of the
