@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type ChannelViewer, hasContentAccess } from "./channels";
 import { groupIdsOfUser } from "./groupSettings";
 import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
-import { Flag, type Message, messages, recipientUsers } from "../db/messages";
+import { Flag, MESSAGE_ROW, type Message, type MessageRow, messages, recipientUsers } from "../db/messages";
 import { bitsOf, type MessageKey, periodsOf, wasReceived } from "../db/messageState";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
@@ -59,19 +59,29 @@ export function readableSql(db: Reader, viewer: ChannelViewer): SQL {
   return sql`(${receivedSql(viewer.user.id)} OR ${inArray(messages.channelId, readable)})`;
 }
 
+/** The messages with these IDs (unique) that exist, as `fetch` reads them; all readable by the user, or "Invalid message(s)". */
+function accessible<T extends MessageKey>(db: Reader, viewer: ChannelViewer, ids: number[], fetch: (ids: number[]) => T[]): T[] {
+  const unique = [...new Set(ids)];
+  const found: T[] = [];
+  for (let i = 0; i < unique.length; i += 500) found.push(...fetch(unique.slice(i, i + 500)));
+  if (found.length !== unique.length || !found.every(readableBy(db, viewer, found))) throw badRequest(INVALID_MESSAGES);
+  return found.sort((a, b) => a.id - b.id);
+}
+
 /**
  * The messages with these IDs, if the user may read every one; otherwise the reference's
  * "Invalid message(s)", which does not tell missing and hidden messages apart.
  */
 export function accessibleMessages(db: Reader, viewer: ChannelViewer, ids: number[]): Message[] {
-  const unique = [...new Set(ids)];
-  const found: Message[] = [];
-  for (let i = 0; i < unique.length; i += 500) found.push(...db.select().from(messages).where(inArray(messages.id, unique.slice(i, i + 500))).all());
-  if (found.length !== unique.length || !found.every(readableBy(db, viewer, found))) throw badRequest(INVALID_MESSAGES);
-  return found.sort((a, b) => a.id - b.id);
+  return accessible(db, viewer, ids, (chunk) => db.select().from(messages).where(inArray(messages.id, chunk)).all());
 }
 
-/** Who and where of the messages with these IDs that exist (any order), ascending: what per-user state needs. */
+/** accessibleMessages without the edit history, which can run to megabytes: for changing a message. */
+export function accessibleMessageRows(db: Reader, viewer: ChannelViewer, ids: number[]): MessageRow[] {
+  return accessible(db, viewer, ids, (chunk) => db.select(MESSAGE_ROW).from(messages).where(inArray(messages.id, chunk)).all());
+}
+
+/** Who and where of the messages with these IDs that exist: what per-user state needs. */
 function messageKeys(db: Reader, ids: number[]): MessageKey[] {
   if (ids.length === 0) return [];
   return db
@@ -83,10 +93,7 @@ function messageKeys(db: Reader, ids: number[]): MessageKey[] {
 
 /** accessibleMessages for what per-user state needs, without the messages' text: for long lists. */
 export function accessibleMessageKeys(db: Reader, viewer: ChannelViewer, ids: number[]): MessageKey[] {
-  const unique = [...new Set(ids)];
-  const found = messageKeys(db, unique);
-  if (found.length !== unique.length || !found.every(readableBy(db, viewer, found))) throw badRequest(INVALID_MESSAGES);
-  return found;
+  return accessible(db, viewer, ids, (chunk) => messageKeys(db, chunk));
 }
 
 /** Of the messages with these IDs, the ones that exist and the user may read (keys only, ascending). */

@@ -4,7 +4,7 @@ import { messageAudience, readableMessagesInTopic } from "../access/messages";
 import { indexInsertedMessages } from "../db/searchIndex";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { realmLinkifiers } from "../db/linkifiers";
-import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
+import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type MessageRow, type NewMessage, withEditEntry } from "../db/messages";
 import { storeBitsOfUsers } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
@@ -37,7 +37,7 @@ export interface MovePlan {
   /** Set when the edit only resolves or unresolves the topic, which is not counted as a move. */
   resolution: "resolved" | "unresolved" | null;
   /** The messages that move now, oldest first: all, or a step of a move of many (the target in the last). */
-  moved: Message[];
+  moved: MessageRow[];
   /** How many messages the whole move takes, for the notices. */
   count: number;
   /** Whether this is the whole move or its last step: the notices follow it. */
@@ -49,7 +49,7 @@ export interface EditPlan {
   editor: User;
   viewer: ChannelViewer;
   editTime: number;
-  target: Message;
+  target: MessageRow;
   /** The target's channel; undefined for a direct message. */
   fromChannel: Channel | undefined;
   content: ContentChange | undefined;
@@ -121,7 +121,7 @@ function relinkAttachments(tx: Tx, plan: EditPlan, content: ContentChange): bool
 }
 
 /** Each affected row gets its changes and an edit_history entry (newest first, spec 2.3). */
-function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipientId: number) {
+function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecipientId: number) {
   const { target, content, move, editor, editTime, fromChannel } = plan;
   for (const message of affected) {
     const entry: EditHistoryEntry = { user_id: editor.id, timestamp: editTime };
@@ -142,15 +142,17 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipien
     }
     // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
     if (move && move.resolution === null) changes.lastMovedTime = editTime;
-    changes.editHistory = [entry, ...(message.editHistory ?? [])];
     // The update trigger re-indexes the message; it must be in the index first, even if this
     // transaction created it.
     indexInsertedMessages();
-    tx.update(messages).set(changes).where(eq(messages.id, message.id)).run();
+    tx.update(messages)
+      .set({ ...changes, editHistory: withEditEntry(entry) })
+      .where(eq(messages.id, message.id))
+      .run();
   }
 }
 
-function updateEvent(tx: Tx, plan: EditPlan, affected: Message[], shown: Message): UpdateMessageEvent {
+function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: MessageRow): UpdateMessageEvent {
   const { target, fromChannel, move, content } = plan;
   const event: UpdateMessageEvent = {
     type: "update_message",
@@ -177,7 +179,7 @@ function updateEvent(tx: Tx, plan: EditPlan, affected: Message[], shown: Message
   return event;
 }
 
-function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: Message[]) {
+function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: MessageRow[]) {
   const ids = moved.map((message) => message.id);
   if (from.firstMessageId !== null && ids.includes(from.firstMessageId)) refreshFirstMessageId(tx, from);
   if (to.firstMessageId === null || Math.min(...ids) < to.firstMessageId) refreshFirstMessageId(tx, to);

@@ -2,8 +2,7 @@ import { accessChannel } from "../access/channels";
 import { checkCanChangeChannel, checkCanChangeTopic, checkCanEditContent, checkWholeTopicWithinLimits } from "../access/messageEdits";
 import { accessMessage, readableMessagesInTopic, type TopicMessage } from "../access/messages";
 import type { Channel } from "../db/channels";
-import type { Message } from "../db/messages";
-import { messagesByIds } from "../messages/parts";
+import { type MessageRow, messageRowsByIds } from "../db/messages";
 import { getRealm } from "../db/realm";
 import { readInSlices, writeInSlices } from "../db/slices";
 import { read, write } from "../db/transaction";
@@ -45,8 +44,9 @@ export async function editMessage(user: User, messageId: number, input: EditMess
 
 /**
  * A move of part or all of a topic: everything is checked first, for every message, so that
- * a refusal changes nothing; then the messages move in slices (db/slices.ts), newest first,
- * each step planned and checked again as a move of its own with its own events. The chosen
+ * a refusal changes nothing; then the messages move in slices (db/slices.ts), oldest first
+ * (so the channels' first messages change once), each step planned and checked again as a
+ * move of its own with its own events. The chosen
  * message goes last, with the notices: should the move stop half way, asking again moves
  * the rest, as the chosen message is still where it was.
  */
@@ -115,7 +115,7 @@ function newTopicOf(raw: string, settings: RealmSettings): string {
 
 /**
  * What the edit changes, checked: for one message, or with `batch`, the next step of a move of
- * many: that many of the messages still to move, newest first, or once fewer are left, all of
+ * many: that many of the messages still to move, oldest first, or once fewer are left, all of
  * them with the chosen message (`last`). wholeTopic checks the whole move first.
  */
 function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageInput, prepared: ContentChange | undefined, batch?: { step: number; total: number }): EditPlan {
@@ -141,16 +141,16 @@ function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageI
   if (newChannelId !== undefined) checkCanChangeChannel(viewer, message, realm.settings, editTime);
   const toChannel = newChannelId === undefined ? channel : destination(tx, user, newChannelId);
 
-  let moved: Message[] = [message];
+  let moved: MessageRow[] = [message];
   let count = 1;
   if (moving && input.propagateMode !== "change_one") {
     const fromId = input.propagateMode === "change_later" ? message.id : 0;
     if (batch) {
       // Renamed in the same channel to a spelling of the same topic, moved messages still match it.
       const exceptTopic = newChannelId === undefined ? newTopic : undefined;
-      const next = readableMessagesInTopic(tx, viewer, channel!, message.topicKey, { fromId, except: message.id, exceptTopic, newestFirst: true, limit: batch.step });
+      const next = readableMessagesInTopic(tx, viewer, channel!, message.topicKey, { fromId, except: message.id, exceptTopic, limit: batch.step });
       // The chosen message comes along once the rest fits in this step (a small move is one step).
-      moved = messagesByIds([...next.map((one) => one.id), ...(next.length < batch.step ? [message.id] : [])]);
+      moved = messageRowsByIds(tx, [...next.map((one) => one.id), ...(next.length < batch.step ? [message.id] : [])]);
       count = batch.total;
     }
   }

@@ -1,5 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { Flag, messageFlags, readMarks, type Message } from "../db/messages";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { Flag, messageFlags, type Message } from "../db/messages";
 import { type MessageKey, storeBitsOfUsers } from "../db/messageState";
 import type { Reader, Tx } from "../db/types";
 import { apiFlags } from "../shapes/messages";
@@ -14,14 +14,13 @@ import { apiFlags } from "../shapes/messages";
 
 const READ_BITS = Flag.READ | Flag.UNREAD;
 
+/** Read marks of these users (thousands, for a channel) in one conversation; the list travels as one JSON parameter. */
 function marksFor(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
   if (userIds.length === 0) return new Map();
-  const rows = db
-    .select({ userId: readMarks.userId, upTo: readMarks.readUpTo })
-    .from(readMarks)
-    .where(and(eq(readMarks.recipientId, recipientId), inArray(readMarks.userId, userIds)))
-    .all();
-  return new Map(rows.map((row) => [row.userId, row.upTo]));
+  const rows = db.values<[number, number]>(
+    sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`,
+  );
+  return new Map(rows);
 }
 
 /** Flag bits of these messages, by user, then by message. */

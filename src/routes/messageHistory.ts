@@ -3,7 +3,9 @@ import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags }
 import { updateFlagsForNarrow } from "../actions/messageFlagsNarrow";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
+import { ignoredFields } from "../http/conventions";
 import { jsonEncoded } from "../http/jsonText";
+import { successWithLongList } from "../http/longAnswer";
 import { parseAnchor } from "../messages/history";
 import { parseNarrowParameter } from "../messages/narrow";
 import { getMessageMatches, getMessageRange, getMessagesById, getSingleMessage } from "../reads/messages";
@@ -26,19 +28,21 @@ export const messageHistoryRoutes = new Elysia()
   .use(authentication)
   .get(
     "/messages",
-    async ({ user, query }) => {
+    async ({ user, query, request }) => {
       const narrow = parseNarrowParameter(query.narrow);
       const options = { applyMarkdown: query.apply_markdown ?? true, clientGravatar: query.client_gravatar ?? true, allowEmptyTopicName: query.allow_empty_topic_name ?? false };
       if (query.message_ids !== undefined) {
         const combined = RANGE_PARAMETERS.filter((name) => query[name] !== undefined);
         if (combined.length > 0) throw badRequest(`Unsupported parameter combination: message_ids, ${combined.join(", ")}`);
-        return success(await getMessagesById(user, narrow, query.message_ids, options));
+        const { messages, ...rest } = await getMessagesById(user, narrow, query.message_ids, options);
+        return successWithLongList({ ...rest, ...ignoredFields(request, query) }, "messages", messages);
       }
       if (query.num_before === undefined) throw badRequest("Missing 'num_before' argument");
       if (query.num_after === undefined) throw badRequest("Missing 'num_after' argument");
       const anchor = query.use_first_unread_anchor ? "first_unread" : query.anchor === undefined ? undefined : parseAnchor(query.anchor);
       const range = { anchor, numBefore: query.num_before, numAfter: query.num_after, includeAnchor: query.include_anchor ?? true };
-      return success(await getMessageRange(user, narrow, range, options));
+      const { messages, ...rest } = await getMessageRange(user, narrow, range, options);
+      return successWithLongList({ ...rest, ...ignoredFields(request, query) }, "messages", messages);
     },
     {
       auth: true,
