@@ -1,9 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { messages } from "../db/messages";
+import { MESSAGE_ROW, messages } from "../db/messages";
 import { getRealm } from "../db/realm";
-import { yieldToOthers } from "../db/slices";
-import { write } from "../db/transaction";
+import { writeInSlices } from "../db/slices";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { administratorRequired } from "../http/errors";
@@ -43,13 +42,14 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
   const deadline = Date.now() + limits.budgetMs;
   // Messages the caller cannot see stay; the cursor steps past them.
   let below = Number.MAX_SAFE_INTEGER;
-  for (;;) {
-    const finished = write((tx) => {
+  try {
+    // One batch per transaction, each with its event (the reference's batches).
+    return await writeInSlices((tx) => {
       // Checked again per batch: the caller's access may change between batches.
       const { channel, viewer } = accessChannel(tx, user, channelId, "content");
       const topicKey = topicKeyOf(topicFromClient(topicName, getRealm(tx).settings.empty_topic_display_name));
       const batch = tx
-        .select()
+        .select(MESSAGE_ROW)
         .from(messages)
         .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), lt(messages.id, below)))
         .orderBy(desc(messages.id))
@@ -58,11 +58,11 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
       if (batch.length > 0) below = batch[batch.length - 1].id;
       // In a channel with protected history an administrator deletes only what they may read.
       deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);
-      return batch.length < limits.batchSize;
+      if (batch.length < limits.batchSize) return { complete: true };
+      return Date.now() >= deadline ? { complete: false } : undefined;
     });
+  } finally {
+    // The uploads only these messages linked go once their rows are gone.
     removeFilesNoLongerUsed();
-    if (finished) return { complete: true };
-    if (Date.now() >= deadline) return { complete: false };
-    await yieldToOthers();
   }
 }

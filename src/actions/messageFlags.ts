@@ -45,6 +45,8 @@ const DERIVED = new Set(["mentioned", "stream_wildcard_mentioned", "topic_wildca
 
 /** Messages per step of a flag change: one access check and a few statements, a few milliseconds. */
 const FLAG_STEP = 200;
+/** Unread messages marked read per step of a walk through history. */
+const READ_STEP = 500;
 
 export function checkFlagChange(operation: string, flag: string): { operation: FlagOperation; flag: string } {
   if (DERIVED.has(flag)) throw badRequest(`Flag not editable: '${flag}'`);
@@ -171,9 +173,10 @@ async function markReadWalking(user: User, where: SQL | undefined, options: { wh
     const end = maxMessageId(tx) + 1;
     const marked: number[] = [];
     while (from < end && !slice.over) {
-      const to = Math.min(from + stride.ids, end);
       const started = performance.now();
-      const unread = listUnread(tx, user.id, { where: and(sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, where), oldestFirst: true });
+      const unread = listUnread(tx, user.id, { where: and(sql`${messages.id} >= ${from} AND ${messages.id} < ${Math.min(from + stride.ids, end)}`, where), oldestFirst: true, limit: READ_STEP });
+      // A stride thick with unread messages is done a step's worth at a time.
+      const to = unread.length === READ_STEP ? unread[unread.length - 1].id + 1 : Math.min(from + stride.ids, end);
       if (options.wholeConversations) {
         for (const [recipientId, upTo] of newestByConversation(unread)) markReadUpTo(tx, user.id, recipientId, upTo);
         marked.push(...unread.map((row) => row.id));

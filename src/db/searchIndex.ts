@@ -55,8 +55,11 @@ export function forgetInsertedMessages() {
 /** FTS5's defaults: merge some at this many segments on one level, all of them at the second. */
 const AUTOMATIC_MERGE_SEGMENTS = 4;
 const CRISIS_MERGE_SEGMENTS = 16;
-/** Segments on one level before a commit merges them while the server merges in the background. */
-const BACKGROUND_CRISIS_SEGMENTS = 1000;
+/**
+ * Segments on one level before a commit merges them while the server merges in the
+ * background: a backstop for a long stretch without a pause to merge in.
+ */
+const BACKGROUND_CRISIS_SEGMENTS = 256;
 /** Pages one step merges: a few milliseconds. */
 const MERGE_STEP_PAGES = 16;
 

@@ -35,21 +35,44 @@ export const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(res
  * and find where to go on from its arguments or the database: a slice starts afresh.
  */
 export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined): Promise<T> {
-  for (;;) {
-    const result = write((tx) => step(tx, new Slice()));
-    if (result !== undefined) return result;
-    await yieldToOthers();
-  }
+  return workingInSlices(async () => {
+    for (;;) {
+      const result = write((tx) => step(tx, new Slice()));
+      if (result !== undefined) return result;
+      await yieldToOthers();
+    }
+  });
 }
 
 /** readInSlices is writeInSlices for reads: each slice one consistent snapshot. */
 export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined): Promise<T> {
-  for (;;) {
-    const result = read((db) => step(db, new Slice()));
-    if (result !== undefined) return result;
-    await yieldToOthers();
+  return workingInSlices(async () => {
+    for (;;) {
+      const result = read((db) => step(db, new Slice()));
+      if (result !== undefined) return result;
+      await yieldToOthers();
+    }
+  });
+}
+
+let sliced = 0;
+
+/** Counts `work`, which runs in slices of its own making (with Slice and yieldToOthers), as work in slices while it runs. */
+export async function workingInSlices<T>(work: () => Promise<T>): Promise<T> {
+  sliced++;
+  try {
+    return await work();
+  } finally {
+    sliced--;
   }
 }
+
+/**
+ * Whether work in slices is under way (more than `besides` of it: upkeep in slices counts
+ * itself out): upkeep that cannot be cut as fine (merging the search index) waits for a
+ * moment when it is not, so as not to lengthen the pauses between others' slices.
+ */
+export const workInSlicesUnderWay = (besides = 0) => sliced > besides;
 
 /**
  * How many message IDs one step of a walk through history covers. It doubles while steps are

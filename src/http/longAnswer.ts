@@ -1,4 +1,4 @@
-import { Slice, yieldToOthers } from "../db/slices";
+import { Slice, workingInSlices, yieldToOthers } from "../db/slices";
 
 /**
  * A success answer with a list that can run to megabytes (a page of rendered messages, a
@@ -6,7 +6,11 @@ import { Slice, yieldToOthers } from "../db/slices";
  * JSON.stringify of fifteen megabytes held the event loop for 40 ms. Routes that answer so
  * add the ignored parameters themselves (http/conventions.ts only sees answers that are objects).
  */
-export async function successWithLongList(fields: Record<string, unknown>, listName: string, items: readonly unknown[]): Promise<Response> {
+export function successWithLongList(fields: Record<string, unknown>, listName: string, items: readonly unknown[]): Promise<Response> {
+  return workingInSlices(() => answer(fields, listName, items));
+}
+
+async function answer(fields: Record<string, unknown>, listName: string, items: readonly unknown[]): Promise<Response> {
   const parts: string[] = [];
   let slice = new Slice();
   for (const item of items) {

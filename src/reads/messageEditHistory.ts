@@ -1,7 +1,7 @@
 import { accessibleMessages, lazyChannelViewer } from "../access/messageReading";
 import type { EditHistoryEntry, Message } from "../db/messages";
 import { getRealm } from "../db/realm";
-import { Slice, yieldToOthers } from "../db/slices";
+import { Slice, workingInSlices, yieldToOthers } from "../db/slices";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -41,7 +41,7 @@ export async function getMessageEditHistory(viewer: User, messageId: number, opt
     const [message] = accessibleMessages(db, lazyChannelViewer(db, viewer), [messageId]);
     return { settings, message };
   });
-  let snapshots = await snapshotsOf(message);
+  let snapshots = await workingInSlices(() => snapshotsOf(message));
   if (settings.message_edit_history_visibility_policy === "moves") snapshots = movesOnly(snapshots, message);
   if (message.channelId !== null && !options.allowEmptyTopicName) {
     const shown = (topic: string) => (topic === "" ? settings.empty_topic_display_name : topic);

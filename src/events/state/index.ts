@@ -1,5 +1,5 @@
 import type { Realm } from "../../db/realm";
-import { Slice, yieldToOthers } from "../../db/slices";
+import { Slice, workingInSlices, yieldToOthers } from "../../db/slices";
 import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
@@ -102,7 +102,11 @@ const SECTIONS: Record<string, Section> = {
  * event loop serves others. A section may so be read a little after another; since register
  * makes the queue first, a change in between is at worst both in the state and in the queue.
  */
-export async function buildState(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+export function buildState(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+  return workingInSlices(() => build(context, fetchEventTypes));
+}
+
+async function build(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
   const chosen = Object.entries(SECTIONS)
     .filter(([name, section]) => {
       if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) return false;

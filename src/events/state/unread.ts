@@ -15,6 +15,8 @@ import type { UnreadMessageDetails } from "../kinds/messageFlags";
 
 /** The reference's MAX_UNREAD_MESSAGES: older unread messages are left out of unread_msgs. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** Unread messages read per query when building unread_msgs. */
+const STEP_ROWS = 2000;
 
 const DIRECT_MENTION = Flag.MENTIONED | Flag.GROUP_MENTIONED;
 const WILDCARD_MENTION = Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED;
@@ -85,9 +87,12 @@ async function newestUnread(userId: number): Promise<UnreadRow[]> {
     while (to > low && rows.length <= MAX_UNREAD_MESSAGES && !slice.over) {
       const from = Math.max(low, to - stride.ids);
       const started = performance.now();
-      rows.push(...listUnread(db, userId, { where: sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, limit: MAX_UNREAD_MESSAGES + 1 - rows.length }));
+      const step = Math.min(STEP_ROWS, MAX_UNREAD_MESSAGES + 1 - rows.length);
+      const found = listUnread(db, userId, { where: sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, limit: step });
+      rows.push(...found);
       stride.after(started);
-      to = from;
+      // A stride thick with unread messages is read a step's worth at a time.
+      to = found.length === step ? found[found.length - 1].id : from;
     }
     return to > low && rows.length <= MAX_UNREAD_MESSAGES ? undefined : rows;
   });
