@@ -150,12 +150,14 @@ export function configureMarkAllAsRead(budgetMs: number) {
 }
 
 /**
- * Marks a conversation's unread messages up to and including `upTo` read: its read mark moves
- * there and the exception bits below it go, so no row is written per message.
+ * Marks a conversation's unread messages from `from` up to and including `upTo` read, all
+ * below `from` being read already: its read mark moves to `upTo` and the exception bits
+ * between go, so no row is written per message. (READ bits left below `from` say what the
+ * mark now says too.)
  */
-function markReadUpTo(tx: Tx, userId: number, recipientId: number, upTo: number) {
+function markReadUpTo(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
   raiseMark(tx, userId, recipientId, upTo);
-  clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
+  clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} BETWEEN ${from} AND ${upTo}`));
 }
 
 /**
@@ -178,7 +180,7 @@ async function markReadWalking(user: User, where: SQL | undefined, options: { wh
       // A stride thick with unread messages is done a step's worth at a time.
       const to = unread.length === READ_STEP ? unread[unread.length - 1].id + 1 : Math.min(from + stride.ids, end);
       if (options.wholeConversations) {
-        for (const [recipientId, upTo] of newestByConversation(unread)) markReadUpTo(tx, user.id, recipientId, upTo);
+        for (const [recipientId, upTo] of newestByConversation(unread)) markReadUpTo(tx, user.id, recipientId, from, upTo);
         marked.push(...unread.map((row) => row.id));
       } else {
         marked.push(...applyFlagChange(tx, user, unread, "add", "read").changed);

@@ -166,17 +166,24 @@ export async function subscribeUsers(actor: User, request: SubscribeRequest): Pr
   const current = (tx: Reader, list: Channel[]) => list.flatMap((channel) => findChannelById(tx, channel.id) ?? []);
 
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
-  const perStep = Math.max(1, Math.floor(PAIRS_PER_STEP / Math.max(1, channels.length)));
+  // A step takes some people and some channels: what it costs grows with both.
+  const channelsPerStep = Math.max(1, Math.min(channels.length, Math.ceil(Math.sqrt(PAIRS_PER_STEP))));
+  const usersPerStep = Math.max(1, Math.floor(PAIRS_PER_STEP / channelsPerStep));
+  const steps: Array<{ users: number; channels: number }> = [];
+  for (let users = 0; users < targets.length; users += usersPerStep) {
+    for (let first = 0; first < channels.length; first += channelsPerStep) steps.push({ users, channels: first });
+  }
   let next = 0;
   await writeInSlices((tx, slice) => {
-    const now = current(tx, channels);
-    while (next < targets.length && !slice.over) {
-      const changes = addSubscriptions(tx, now, targets.slice(next, next + perStep), colors);
+    const now = new Map(current(tx, channels).map((channel) => [channel.id, channel]));
+    while (next < steps.length && !slice.over) {
+      const step = steps[next++];
+      const some = channels.slice(step.channels, step.channels + channelsPerStep).flatMap((channel) => now.get(channel.id) ?? []);
+      const changes = addSubscriptions(tx, some, targets.slice(step.users, step.users + usersPerStep), colors);
       addNamesByUser(result.subscribed, changes.changed);
       addNamesByUser(result.already_subscribed, changes.unchanged);
-      next += perStep;
     }
-    return next >= targets.length || undefined;
+    return next >= steps.length || undefined;
   });
   // The new channels are announced once their subscribers are in, who so receive the announcement.
   if (created.length > 0) write((tx) => postChannelAnnouncements(tx, actor, current(tx, created), request.announce));
