@@ -57,8 +57,9 @@ async function lagBuckets(org: StallOrg): Promise<Map<number, number>> {
   return buckets;
 }
 
-/** The smallest bound that holds every sample taken between the two readings. */
+/** The smallest bound that holds every sample taken between the two readings (NaN: the server has no such figures). */
 function worstLag(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
   const total = (after.get(Infinity) ?? 0) - (before.get(Infinity) ?? 0);
   for (const [bound, count] of after) if (count - (before.get(bound) ?? 0) === total) return bound;
   return Infinity;
@@ -109,7 +110,7 @@ describe("on a large organization", () => {
           }
           figures.push({ ...figure, attempts });
           const refused = figure.status !== (expensive.status ?? 200) ? ` ${JSON.stringify(figure.body).slice(0, 300)}` : "";
-          const lag = figure.lagSeconds === Infinity ? "> 10 s" : `≤ ${figure.lagSeconds * 1000} ms`;
+          const lag = Number.isNaN(figure.lagSeconds) ? "unknown" : figure.lagSeconds === Infinity ? "> 10 s" : `≤ ${figure.lagSeconds * 1000} ms`;
           console.log(`${key} [${expensive.input}]: ${figure.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms, server lag ${lag}${attempts > 1 ? `, ${attempts} attempts` : ""}${refused}`);
           if (refused) refusals.push(`${key} [${expensive.input}]: ${figure.status}${refused}`);
         }
