@@ -61,6 +61,8 @@ export interface Config {
   presenceOfflineThresholdSeconds: number;
   /** How often the event loop's lateness is sampled for GET /metrics; 0: never. */
   eventLoopSampleMs: number;
+  /** How often the search index is merged between requests; 0: by the commits that need it. */
+  searchIndexMergeMs: number;
   /** How often presence kept in memory is written to the database (also at a clean stop). */
   presenceFlushSeconds: number;
   /** A browser session unused this long ends (it is extended as it is used). */
@@ -178,6 +180,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
     eventLoopSampleMs: Math.max(0, intFromEnv("PARLEY_EVENT_LOOP_SAMPLE_MS", 100)),
+    searchIndexMergeMs: Math.max(0, intFromEnv("PARLEY_SEARCH_INDEX_MERGE_MS", 250)),
     sessionIdleSeconds: Math.max(1, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
     tlsCert: env("PARLEY_TLS_CERT") || null,
     tlsKey: env("PARLEY_TLS_KEY") || null,

@@ -28,7 +28,7 @@ self.onmessage = ({ data }) => {
     db = new Database(data.path);
     db.run("PRAGMA busy_timeout = 5000");
   } catch (error) {
-    postMessage({ failed: String((error && error.message) || error) });
+    postMessage({ failed: String((error && error.message) || error), fatal: true });
     return;
   }
   timer = setInterval(() => {
@@ -57,14 +57,19 @@ export function checkpointInBackground(everyMs: number, onFailure: (message: str
   workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
   const worker = new Worker(workerUrl);
   let stopped: (() => void) | null = null;
-  worker.onmessage = ({ data }: MessageEvent<{ failed?: string; stopped?: boolean }>) => {
-    if (data.failed !== undefined) onFailure(data.failed);
+  let lastFailure: string | null = null;
+  const giveUp = (why: string) => {
+    automaticCheckpoints(AUTOMATIC_CHECKPOINT_PAGES);
+    onFailure(`${why}; the server checkpoints as it commits again`);
+  };
+  worker.onmessage = ({ data }: MessageEvent<{ failed?: string; fatal?: boolean; stopped?: boolean }>) => {
+    if (data.fatal) giveUp(`the checkpoint worker could not open the database (${data.failed})`);
+    // A failure that repeats every turn is told once.
+    else if (data.failed !== undefined && data.failed !== lastFailure) onFailure(data.failed);
+    lastFailure = data.failed ?? lastFailure;
     if (data.stopped) stopped?.();
   };
-  worker.onerror = (event) => {
-    automaticCheckpoints(AUTOMATIC_CHECKPOINT_PAGES);
-    onFailure(`the checkpoint worker failed (${event.message}); the server checkpoints as it commits again`);
-  };
+  worker.onerror = (event) => giveUp(`the checkpoint worker failed (${event.message})`);
   worker.postMessage({ path: databaseFilePath(database()), everyMs });
   automaticCheckpoints(0);
   return async () => {

@@ -27,7 +27,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startScheduledBackups(config));
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
   stops.push(startBackgroundCheckpoints());
-  stops.push(startSearchIndexMerging());
+  stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

@@ -2,17 +2,23 @@ import { mergeIndexOnCommit, mergeIndexStep } from "../db/searchIndex";
 import { workInSlicesUnderWay, writeInSlices } from "../db/slices";
 import { log } from "../log";
 
-/** How often the search index is merged (db/searchIndex.ts): whatever built up since, in slices. */
-const MERGE_EVERY_MS = 250;
 /** Merging waits while work in slices is under way, but never longer than this. */
 const LONGEST_WAIT_MS = 10_000;
 
+/** Thrown to roll back a pass that found nothing to merge: an idle server commits nothing. */
+class NothingToMerge extends Error {}
+
 /**
- * Merges the full-text index's segments in small steps between requests, in place of the
- * merges FTS5 would make inside whichever commit crossed its threshold. At a clean stop the
- * index goes back to merging itself, for any other program that writes the database.
+ * Merges the full-text index's segments in small steps between requests (db/searchIndex.ts),
+ * every `everyMs`, in place of the merges FTS5 would make inside whichever commit crossed its
+ * threshold. 0 leaves merging to those commits, SQLite's way. At a clean stop the index goes
+ * back to merging itself, for any other program that writes the database.
  */
-export function startSearchIndexMerging(): () => void {
+export function startSearchIndexMerging(everyMs: number): () => void {
+  if (everyMs <= 0) {
+    mergeIndexOnCommit(true);
+    return () => {};
+  }
   mergeIndexOnCommit(false);
   let running = false;
   let lastMerge = performance.now();
@@ -25,18 +31,24 @@ export function startSearchIndexMerging(): () => void {
     lastMerge = performance.now();
     try {
       await writeInSlices((_tx, slice) => {
+        let merged = false;
         while (!slice.over) {
           // Long work that began meanwhile goes first; the rest is merged next time.
-          if (workInSlicesUnderWay(1) || !mergeIndexStep()) return true;
+          if (workInSlicesUnderWay(1)) return true;
+          if (!mergeIndexStep()) {
+            if (!merged) throw new NothingToMerge();
+            return true;
+          }
+          merged = true;
         }
         return undefined;
       });
     } catch (error) {
-      log.warn(`Merging the search index failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!(error instanceof NothingToMerge)) log.warn(`Merging the search index failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       running = false;
     }
-  }, MERGE_EVERY_MS);
+  }, everyMs);
   timer.unref();
   return () => {
     clearInterval(timer);
