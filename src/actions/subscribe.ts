@@ -4,7 +4,7 @@ import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/ch
 import { checkGroupSettingValue } from "../access/groupSettings";
 import { findChannelById, findChannelsByNames, type Channel } from "../db/channels";
 import { getRealm } from "../db/realm";
-import { writeInSlices } from "../db/slices";
+import { writeInSlices, yieldToOthers } from "../db/slices";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
 import { normalizeEmail, type User, users } from "../db/users";
@@ -174,6 +174,8 @@ export async function subscribeUsers(actor: User, request: SubscribeRequest): Pr
     for (let first = 0; first < channels.length; first += channelsPerStep) steps.push({ users, channels: first });
   }
   let next = 0;
+  // Checking and creating took a while already: let others in before the subscriptions.
+  if (steps.length > 1) await yieldToOthers();
   await writeInSlices((tx, slice) => {
     const now = new Map(current(tx, channels).map((channel) => [channel.id, channel]));
     while (next < steps.length && !slice.over) {

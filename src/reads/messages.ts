@@ -1,5 +1,5 @@
 import { accessibleMessages } from "../access/messageReading";
-import { readInSlices } from "../db/slices";
+import { readInSlices, yieldToOthers } from "../db/slices";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -38,6 +38,8 @@ const ID_STEP = 500;
 /** Those of the IDs (any order, repeats allowed) that match the narrow, ascending, checked in slices. */
 async function matchingOf(query: NarrowQuery, messageIds: number[]): Promise<number[]> {
   const ascending = [...new Set(messageIds)].sort((a, b) => a - b);
+  // Reading and checking a long list took a while already: let others in before the work.
+  if (ascending.length > ID_STEP) await yieldToOthers();
   const matched: number[] = [];
   let next = 0;
   return readInSlices((db, slice) => {
