@@ -84,15 +84,17 @@ export const workInSlicesUnderWay = (besides = 0) => sliced > besides;
  */
 const STRIDE_FLOOR = 1024;
 const STRIDE_MOST = 1 << 20;
+/** Where a walk starts: most narrows find a page's worth in fewer IDs, and each step is a query. */
+const STRIDE_FIRST = 16_384;
 
 export class Stride {
-  ids = STRIDE_FLOOR;
+  ids = STRIDE_FIRST;
   private fixedCost = false;
 
   /** Call after each step with the time it started. */
   after(startedAt: number) {
     const ms = performance.now() - startedAt;
-    if (ms > 8 && this.ids === STRIDE_FLOOR) this.fixedCost = true;
+    if (ms > 8 && this.ids <= STRIDE_FLOOR) this.fixedCost = true;
     if ((ms < 2 || this.fixedCost) && this.ids < STRIDE_MOST) this.ids *= 2;
     else if (ms > 8 && this.ids > STRIDE_FLOOR) this.ids /= 2;
   }
