@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DATABASE_FILE } from "../src/db/client";
-import { write } from "../src/db/transaction";
 import { type User } from "../src/db/users";
+import { insertMessages as insertPlannedMessages, random } from "../test/helpers/largeOrg";
 import { OWNER } from "../test/helpers/seed";
 import { runParley } from "../test/helpers/server";
 import { buildOrganization, startParley } from "./lib";
@@ -40,15 +40,6 @@ const { values: options } = parseArgs({
 });
 
 // ---- The data set ----
-
-/** A fixed pseudo-random sequence, so every run builds the same database. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "shi", "po", "da", "ve", "zo", "qui", "ber", "lan", "tor", "mas"];
 // Letters no syllable starts with: ending every word with one keeps any word from being the
@@ -82,48 +73,32 @@ function wordPicker(next: () => number) {
 const topicName = (channel: number, topic: number) => `${VOCABULARY[channel * TOPICS_PER_CHANNEL + topic]} plans ${topic}`;
 
 /**
- * Inserts the messages in transactions of 20,000, then marks all but the newest 2,000 read for
- * everyone. The full-text index is filled in one statement at the end (its triggers set aside
- * meanwhile, then put back as they were): row by row it would take ten times as long.
+ * Inserts the messages (test/helpers/largeOrg.ts, in large transactions with the full-text
+ * index filled at the end), then marks all but the newest 2,000 read for everyone.
  */
 function insertMessages(dataDir: string, people: User[], count: number) {
-  const sqlite = new Database(join(dataDir, DATABASE_FILE));
-  sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("PRAGMA synchronous = OFF");
-  const triggers = sqlite.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'messages_fts_%'").all();
-  for (const trigger of triggers) sqlite.run(`DROP TRIGGER ${trigger.name}`);
+  const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
   const channelIds = sqlite.query<{ id: number }, []>("SELECT id FROM channels ORDER BY id").all().map((row) => row.id);
-  const insertRecipient = sqlite.prepare("INSERT OR IGNORE INTO recipients (type, channel_id) VALUES (1, ?)");
-  for (const id of channelIds) insertRecipient.run(id);
-  const recipientOf = new Map(sqlite.query<{ id: number; channel_id: number }, []>("SELECT id, channel_id FROM recipients WHERE channel_id IS NOT NULL").all().map((row) => [row.channel_id, row.id]));
-  const insert = sqlite.prepare(
-    "INSERT INTO messages (recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent) VALUES (?, ?, ?, ?, ?, ?, ?, 'website', ?)",
-  );
+  sqlite.close();
   const next = random(42);
   const word = wordPicker(next);
-  const start = Math.floor(Date.now() / 1000) - count * 10;
   const began = performance.now();
-  for (let done = 0; done < count; ) {
-    const batch = Math.min(20_000, count - done);
-    sqlite.transaction(() => {
-      for (let i = 0; i < batch; i++) {
+  const newest = insertPlannedMessages(
+    dataDir,
+    {
+      count,
+      place() {
         const channel = Math.floor(next() * CHANNELS);
-        const topic = topicName(channel, Math.floor(next() * TOPICS_PER_CHANNEL));
-        const words = Array.from({ length: 4 + Math.floor(next() * 20) }, word).join(" ");
-        const sender = people[Math.floor(next() * people.length)];
-        insert.run(recipientOf.get(channelIds[channel])!, channelIds[channel], topic, topic.toLowerCase(), sender.id, words, `<p>${words}</p>`, start + (done + i) * 10);
-      }
-    })();
-    done += batch;
-    process.stdout.write(`\r  ${done.toLocaleString("en")} messages (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString("en")}/s)`);
-  }
-  sqlite.run("INSERT INTO messages_fts (rowid, content, topic, scope) SELECT id, content, topic, 'r' || recipient_id FROM messages");
-  for (const trigger of triggers) sqlite.run(trigger.sql);
-  const newest = (sqlite.query("SELECT max(id) AS id FROM messages").get() as { id: number }).id;
-  sqlite.run("INSERT OR REPLACE INTO read_marks (user_id, recipient_id, read_up_to) SELECT s.user_id, r.id, ? FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id", [newest - 2000]);
-  sqlite.run("PRAGMA optimize");
-  sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
-  sqlite.close();
+        return { channelId: channelIds[channel], topic: topicName(channel, Math.floor(next() * TOPICS_PER_CHANNEL)), senderId: people[Math.floor(next() * people.length)].id };
+      },
+      content: () => Array.from({ length: 4 + Math.floor(next() * 20) }, word).join(" "),
+    },
+    (done) => process.stdout.write(`\r  ${done.toLocaleString("en")} messages (${Math.round(done / ((performance.now() - began) / 1000)).toLocaleString("en")}/s)`),
+  );
+  const marks = new Database(join(dataDir, DATABASE_FILE));
+  marks.run("INSERT OR REPLACE INTO read_marks (user_id, recipient_id, read_up_to) SELECT s.user_id, r.id, ? FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id", [newest - 2000]);
+  marks.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  marks.close();
   console.log(`\n  built in ${((performance.now() - began) / 1000).toFixed(1)} s`);
 }
 

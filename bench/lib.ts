@@ -1,13 +1,6 @@
 import { join } from "node:path";
-import type { NewChannelSettings } from "../src/access/channelCreation";
-import { createChannels } from "../src/actions/channels";
-import { addSubscriptions } from "../src/actions/subscriptions";
-import { addAccount } from "../src/actions/users";
-import { closeDatabase, openDatabase } from "../src/db/client";
-import { write } from "../src/db/transaction";
-import { findUserByEmail, type User } from "../src/db/users";
-import { Role } from "../src/model/roles";
-import { OWNER } from "../test/helpers/seed";
+import type { User } from "../src/db/users";
+import { buildOrganization as buildLargeOrganization } from "../test/helpers/largeOrg";
 import { parleyCommand } from "../test/helpers/server";
 
 /** Plumbing the benchmarks share: a free loopback port, a Parley process on it, an organization. */
@@ -66,24 +59,9 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
   };
 }
 
-const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: undefined, messageRetentionDays: null, isDefault: false, groupSettings: {} };
-
 /**
  * Fills an initialized data dir through Parley's own actions: the owner plus members up to
- * `people` accounts, and public channels with these names that everyone is subscribed to.
- * Returns the accounts, owner first.
+ * `people` accounts, and public channels with these names that everyone is subscribed to
+ * (test/helpers/largeOrg.ts). Returns the accounts, owner first.
  */
-export function buildOrganization(dataDir: string, people: number, channelNames: string[]): User[] {
-  openDatabase(dataDir);
-  try {
-    return write((tx) => {
-      const accounts = [findUserByEmail(tx, OWNER.email)!];
-      for (let i = 1; i < people; i++) accounts.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
-      const channels = createChannels(tx, accounts[0], channelNames.map((name) => ({ name, description: "" })), PUBLIC);
-      addSubscriptions(tx, channels, accounts);
-      return accounts;
-    });
-  } finally {
-    closeDatabase();
-  }
-}
+export const buildOrganization = (dataDir: string, people: number, channelNames: string[]): User[] => buildLargeOrganization(dataDir, { people: people - 1, channelNames });

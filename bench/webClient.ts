@@ -23,6 +23,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { CHROMIUM, DESKTOP, signIn } from "../test/helpers/browser";
 import { OWNER } from "../test/helpers/seed";
 import { runParley } from "../test/helpers/server";
+import { random } from "../test/helpers/largeOrg";
 import { buildOrganization, startParley } from "./lib";
 
 const TARGET_FIRST_LIST_MS = 1000;
@@ -45,15 +46,6 @@ const { values: options } = parseArgs({
 });
 
 // ---- The organization ----
-
-/** A fixed pseudo-random sequence, so every run sends the same messages. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 interface Sender {
   id: number;

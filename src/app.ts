@@ -1,8 +1,11 @@
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
+import { configureMarkAllAsRead } from "./actions/messageFlags";
 import { configureInvitations } from "./actions/invites";
 import { configureSmtpDelivery } from "./actions/smtpSettings";
 import { configurePresenceTiming } from "./model/presence";
+import { createRenderContext } from "./render/context";
+import { warmUpRenderer } from "./render/markdown";
 import type { Config } from "./config";
 import { onCommit } from "./db/transaction";
 import { publish, startEventQueues, stopEventQueues } from "./events/registry";
@@ -90,6 +93,8 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   configureRateLimits(config.rateLimits);
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
+  configureMarkAllAsRead(config.markAllReadBudgetMs);
+  warmUpRenderer(createRenderContext());
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureHealth({ diskLowMegabytes: config.diskLowMegabytes });

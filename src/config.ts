@@ -31,6 +31,8 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
+  /** How long one mark_all_as_read request may keep marking before answering `complete: false`. */
+  markAllReadBudgetMs: number;
   /** How often due scheduled messages are looked for, in whole seconds (1-59). */
   scheduledCheckSeconds: number;
   /** How long an outgoing webhook's service may take to answer before the try counts as failed. */
@@ -61,6 +63,10 @@ export interface Config {
   presencePingIntervalSeconds: number;
   /** A user with no report this recent shows as offline (server_presence_offline_threshold_seconds; reference: 140). */
   presenceOfflineThresholdSeconds: number;
+  /** How often the event loop's lateness is sampled for GET /metrics; 0: never. */
+  eventLoopSampleMs: number;
+  /** How often the search index is merged between requests; 0: by the commits that need it. */
+  searchIndexMergeMs: number;
   /** How often presence kept in memory is written to the database (also at a clean stop). */
   presenceFlushSeconds: number;
   /** A browser session unused this long ends (it is extended as it is used). */
@@ -214,7 +220,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     loginAccountFailureLimit: intFromEnv("PARLEY_LOGIN_ACCOUNT_FAILURE_LIMIT", 100),
     loginFailureWindowSeconds: intFromEnv("PARLEY_LOGIN_FAILURE_WINDOW_SECONDS", 900),
     deleteTopicBudgetMs: intFromEnv("PARLEY_DELETE_TOPIC_BUDGET_MS", 5000),
-    deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 1000),
+    deleteTopicBatchSize: intFromEnv("PARLEY_DELETE_TOPIC_BATCH_SIZE", 200),
+    markAllReadBudgetMs: intFromEnv("PARLEY_MARK_ALL_READ_BUDGET_MS", 5000),
     scheduledCheckSeconds: intFromEnv("PARLEY_SCHEDULED_CHECK_SECONDS", 1),
     webhookTimeoutSeconds: intFromEnv("PARLEY_WEBHOOK_TIMEOUT_SECONDS", 10),
     webhookMaxAttempts: Math.max(1, intFromEnv("PARLEY_WEBHOOK_MAX_ATTEMPTS", 4)),
@@ -231,6 +238,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),
+    eventLoopSampleMs: Math.max(0, intFromEnv("PARLEY_EVENT_LOOP_SAMPLE_MS", 100)),
+    searchIndexMergeMs: Math.max(0, intFromEnv("PARLEY_SEARCH_INDEX_MERGE_MS", 250)),
     sessionIdleSeconds: Math.max(1, intFromEnv("PARLEY_SESSION_IDLE_SECONDS", 14 * 24 * 3600)),
     tlsCert: env("PARLEY_TLS_CERT") || null,
     tlsKey: env("PARLEY_TLS_KEY") || null,

@@ -108,6 +108,11 @@ export function accessChannelToAdminister(db: Reader, user: User, channelId: num
 export class ChannelAudience {
   private people: Array<{ id: number; role: number }> | null = null;
   private groupMembers = new Map<number, number[]>();
+  // Asked once per channel, for many channels at a time: each list is made once.
+  private allIds: number[] | null = null;
+  private activeSet: Set<number> | null = null;
+  private nonGuests: number[] | null = null;
+  private administrators: number[] | null = null;
 
   constructor(private readonly db: Reader) {}
 
@@ -117,19 +122,19 @@ export class ChannelAudience {
   }
 
   allActiveIds(): number[] {
-    return this.activeUsers().map((user) => user.id);
+    return (this.allIds ??= this.activeUsers().map((user) => user.id));
   }
 
   private nonGuestIds(): number[] {
-    return this.activeUsers()
+    return (this.nonGuests ??= this.activeUsers()
       .filter((user) => !isGuest(user.role))
-      .map((user) => user.id);
+      .map((user) => user.id));
   }
 
   private administratorIds(): number[] {
-    return this.activeUsers()
+    return (this.administrators ??= this.activeUsers()
       .filter((user) => isAdministrator(user.role))
-      .map((user) => user.id);
+      .map((user) => user.id));
   }
 
   private membersOf(groupId: number): number[] {
@@ -151,7 +156,7 @@ export class ChannelAudience {
   /** Everyone with metadata access, given the channel's current (active) subscribers. */
   withMetadataAccess(channel: Channel, subscriberIds: Iterable<number>): Set<number> {
     if (channel.isWebPublic) return new Set(this.allActiveIds());
-    const active = new Set(this.allActiveIds());
+    const active = (this.activeSet ??= new Set(this.allActiveIds()));
     const result = new Set([...subscriberIds].filter((id) => active.has(id)));
     if (!channel.inviteOnly) {
       for (const id of this.nonGuestIds()) result.add(id);

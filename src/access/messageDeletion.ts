@@ -1,4 +1,4 @@
-import type { Message } from "../db/messages";
+import type { MessageRow } from "../db/messages";
 import { getRealm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { findUserById } from "../db/users";
@@ -13,7 +13,7 @@ const NO_PERMISSION = "You don't have permission to delete this message";
  * their own messages and their bots', if in can_delete_own_message_group and within
  * message_content_delete_limit_seconds.
  */
-export function checkCanDelete(db: Reader, viewer: ChannelViewer, message: Message, now: number) {
+export function checkCanDelete(db: Reader, viewer: ChannelViewer, message: MessageRow, now: number) {
   const { settings } = getRealm(db);
   const { user, groupIds } = viewer;
   if (holdsPermission(user, settings.can_delete_any_message_group, { allowInternet: false, allowNobody: true, allowEveryone: false }, groupIds)) return;

@@ -1,4 +1,4 @@
-import type { Message } from "../db/messages";
+import type { Message, MessageRow } from "../db/messages";
 import type { RealmSettings } from "../model/realmSettings";
 import { ApiError, badRequest } from "../http/errors";
 import { isModerator } from "../model/roles";
@@ -21,13 +21,13 @@ const EVERYONE_ALLOWED = { allowInternet: false, allowNobody: true, allowEveryon
 
 const tooOld = (message: Pick<Message, "dateSent">, limit: number | null, now: number) => limit !== null && now - message.dateSent > limit + LIMIT_BUFFER_SECONDS;
 
-export function checkCanEditContent(viewer: ChannelViewer, message: Message, settings: RealmSettings, now: number) {
+export function checkCanEditContent(viewer: ChannelViewer, message: MessageRow, settings: RealmSettings, now: number) {
   if (!settings.allow_message_editing) throw badRequest("Your organization has turned off message editing");
   if (message.senderId !== viewer.user.id) throw badRequest("You don't have permission to edit this message");
   if (tooOld(message, settings.message_content_edit_limit_seconds, now)) throw badRequest("The time limit for editing this message has passed");
 }
 
-export function checkCanChangeTopic(viewer: ChannelViewer, message: Message, settings: RealmSettings, now: number, resolving: boolean) {
+export function checkCanChangeTopic(viewer: ChannelViewer, message: MessageRow, settings: RealmSettings, now: number, resolving: boolean) {
   const { user, groupIds } = viewer;
   if (resolving) {
     if (!holdsPermission(user, settings.can_resolve_topics_group, EVERYONE_ALLOWED, groupIds)) throw badRequest("You don't have permission to resolve topics.");
@@ -39,7 +39,7 @@ export function checkCanChangeTopic(viewer: ChannelViewer, message: Message, set
   }
 }
 
-export function checkCanChangeChannel(viewer: ChannelViewer, message: Message, settings: RealmSettings, now: number) {
+export function checkCanChangeChannel(viewer: ChannelViewer, message: MessageRow, settings: RealmSettings, now: number) {
   const { user, groupIds } = viewer;
   if (!holdsPermission(user, settings.can_move_messages_between_channels_group, { ...EVERYONE_ALLOWED, allowEveryone: false }, groupIds)) {
     throw badRequest("You don't have permission to move this message");

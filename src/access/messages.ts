@@ -1,11 +1,11 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { and, asc, eq, gt, ne } from "drizzle-orm";
 import { activeSubscriberIds, type Channel, findChannelById } from "../db/channels";
-import { messages, recipientUsers, type Message } from "../db/messages";
+import { messages, recipientUsers, type MessageRow } from "../db/messages";
 import { type MessageKey, subscriptionPeriods, wasReceived } from "../db/messageState";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { INVALID_MESSAGES, accessibleMessages, readableBy } from "./messageReading";
+import { INVALID_MESSAGES, accessibleMessageRows, readableBy } from "./messageReading";
 import { type ChannelViewer, channelViewer } from "./channels";
 
 /**
@@ -14,7 +14,8 @@ import { type ChannelViewer, channelViewer } from "./channels";
  */
 
 export interface AccessedMessage {
-  message: Message;
+  /** Without its edit history: nothing that changes a message reads it. */
+  message: MessageRow;
   /** The channel of a channel message; undefined for a direct message. */
   channel: Channel | undefined;
   viewer: ChannelViewer;
@@ -27,21 +28,51 @@ export interface AccessedMessage {
  */
 export function accessMessage(db: Reader, user: User, messageId: number, options: { modifying?: boolean } = {}): AccessedMessage {
   const viewer = channelViewer(db, user);
-  const [message] = accessibleMessages(db, viewer, [messageId]);
+  const [message] = accessibleMessageRows(db, viewer, [messageId]);
   const channel = message.channelId === null ? undefined : findChannelById(db, message.channelId)!;
   if (options.modifying && channel?.isArchived) throw badRequest(INVALID_MESSAGES);
   return { message, channel, viewer };
 }
 
-/** A topic's messages (from one ID on) that the viewer may read, oldest first. */
-export function readableMessagesInTopic(db: Reader, viewer: ChannelViewer, channel: Channel, topicKey: string, fromId = 0): Message[] {
-  const list = db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), gte(messages.id, fromId)))
-    .orderBy(asc(messages.id))
-    .all();
-  return list.filter(readableBy(db, viewer, list));
+/** Where a message is and when it was sent: what checks on a whole topic need. */
+export type TopicMessage = MessageKey & { dateSent: number };
+
+/**
+ * A topic's messages (from one ID on) that the viewer may read, oldest first, at most `limit`
+ * of them, leaving out the message `except` and those whose topic is spelled `exceptTopic`.
+ * Keys only: a topic can hold tens of thousands of messages.
+ */
+export function readableMessagesInTopic(
+  db: Reader,
+  viewer: ChannelViewer,
+  channel: Channel,
+  topicKey: string,
+  options: { fromId?: number; except?: number; exceptTopic?: string; limit?: number } = {},
+): TopicMessage[] {
+  const found: TopicMessage[] = [];
+  // In steps: where history is protected, many may be unreadable and the next step goes on.
+  const step = Math.min(options.limit ?? 1000, 1000);
+  let edge = (options.fromId ?? 0) - 1;
+  for (;;) {
+    const rows = db
+      .select({ id: messages.id, recipientId: messages.recipientId, channelId: messages.channelId, senderId: messages.senderId, dateSent: messages.dateSent })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.channelId, channel.id),
+          eq(messages.topicKey, topicKey),
+          gt(messages.id, edge),
+          options.except === undefined ? undefined : ne(messages.id, options.except),
+          options.exceptTopic === undefined ? undefined : ne(messages.topic, options.exceptTopic),
+        ),
+      )
+      .orderBy(asc(messages.id))
+      .limit(step)
+      .all();
+    found.push(...rows.filter(readableBy(db, viewer, rows)));
+    if (rows.length < step || (options.limit !== undefined && found.length >= options.limit)) return found.slice(0, options.limit);
+    edge = rows[rows.length - 1].id;
+  }
 }
 
 /**

@@ -4,8 +4,8 @@ import { messageAudience, readableMessagesInTopic } from "../access/messages";
 import { indexInsertedMessages } from "../db/searchIndex";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { realmLinkifiers } from "../db/linkifiers";
-import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type Message, type NewMessage } from "../db/messages";
-import { writeBits } from "../db/messageState";
+import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type MessageRow, type NewMessage, withEditEntry } from "../db/messages";
+import { storeBitsOfUsers } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
 import { findUserById, type User } from "../db/users";
@@ -36,8 +36,12 @@ export interface MovePlan {
   propagateMode: PropagateMode;
   /** Set when the edit only resolves or unresolves the topic, which is not counted as a move. */
   resolution: "resolved" | "unresolved" | null;
-  /** The messages that move, oldest first (the target among them). */
-  moved: Message[];
+  /** The messages that move now, oldest first: all, or a step of a move of many (the target in the last). */
+  moved: MessageRow[];
+  /** How many messages the whole move takes, for the notices. */
+  count: number;
+  /** Whether this is the whole move or its last step: the notices follow it. */
+  last: boolean;
 }
 
 export interface EditPlan {
@@ -45,7 +49,7 @@ export interface EditPlan {
   editor: User;
   viewer: ChannelViewer;
   editTime: number;
-  target: Message;
+  target: MessageRow;
   /** The target's channel; undefined for a direct message. */
   fromChannel: Channel | undefined;
   content: ContentChange | undefined;
@@ -78,15 +82,17 @@ export function applyEdit(tx: Tx, plan: EditPlan) {
 
   const recipients = [...new Set([...after, editor.id])];
   const canBeUnread = new Set(toChannel ? (activeSubscriberIds(tx, [toChannel.id]).get(toChannel.id) ?? []) : before);
-  const flagsByUser = flagsOnMessage(tx, { id: target.id, recipientId: toRecipientId }, recipients, canBeUnread);
-  tx.emit(updateEvent(tx, plan, affected), recipients, { flagsByUser });
+  // A step of a move that leaves the chosen message for later is told as a move of its own messages.
+  const shown = move && !move.last ? affected[0] : target;
+  const flagsByUser = flagsOnMessage(tx, { id: shown.id, recipientId: toRecipientId }, recipients, canBeUnread);
+  tx.emit(updateEvent(tx, plan, affected, shown), recipients, { flagsByUser });
   const leavers = losing.filter((id) => id !== editor.id);
   if (leavers.length > 0) {
     const ids = affected.map((message) => message.id);
     tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: fromChannel!.id, topic: target.topic }, leavers);
   }
   if (channelMove) refreshFirstMessageIds(tx, fromChannel!, channelMove.toChannel, affected);
-  if (move) announce(tx, plan, move);
+  if (move?.last) announce(tx, plan, move);
 }
 
 /** Mentions and alert words follow the content: their flags are recomputed for everyone the message reached. */
@@ -97,11 +103,12 @@ function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audi
   const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
   addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
   const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
-  for (const userId of new Set([...stored.keys(), ...bits.keys()])) {
+  const changes = [...new Set([...stored.keys(), ...bits.keys()])].flatMap((userId) => {
     const old = stored.get(userId) ?? 0;
     const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
-    if (next !== old) writeBits(tx, userId, target, next);
-  }
+    return next === old ? [] : [{ userId, message: target, bits: next }];
+  });
+  storeBitsOfUsers(tx, changes);
 }
 
 /** The uploads the new content names are linked, those it no longer names unlinked; answers has_attachment. */
@@ -114,7 +121,7 @@ function relinkAttachments(tx: Tx, plan: EditPlan, content: ContentChange): bool
 }
 
 /** Each affected row gets its changes and an edit_history entry (newest first, spec 2.3). */
-function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipientId: number) {
+function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecipientId: number) {
   const { target, content, move, editor, editTime, fromChannel } = plan;
   for (const message of affected) {
     const entry: EditHistoryEntry = { user_id: editor.id, timestamp: editTime };
@@ -135,21 +142,23 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: Message[], toRecipien
     }
     // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
     if (move && move.resolution === null) changes.lastMovedTime = editTime;
-    changes.editHistory = [entry, ...(message.editHistory ?? [])];
     // The update trigger re-indexes the message; it must be in the index first, even if this
     // transaction created it.
     indexInsertedMessages();
-    tx.update(messages).set(changes).where(eq(messages.id, message.id)).run();
+    tx.update(messages)
+      .set({ ...changes, editHistory: withEditEntry(entry) })
+      .where(eq(messages.id, message.id))
+      .run();
   }
 }
 
-function updateEvent(tx: Tx, plan: EditPlan, affected: Message[]): UpdateMessageEvent {
+function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: MessageRow): UpdateMessageEvent {
   const { target, fromChannel, move, content } = plan;
   const event: UpdateMessageEvent = {
     type: "update_message",
     user_id: plan.editor.id,
     rendering_only: false,
-    message_id: target.id,
+    message_id: shown.id,
     message_ids: affected.map((message) => message.id).sort((a, b) => a - b),
     flags: [],
     edit_timestamp: plan.editTime,
@@ -170,7 +179,7 @@ function updateEvent(tx: Tx, plan: EditPlan, affected: Message[]): UpdateMessage
   return event;
 }
 
-function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: Message[]) {
+function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: MessageRow[]) {
   const ids = moved.map((message) => message.id);
   if (from.firstMessageId !== null && ids.includes(from.firstMessageId)) refreshFirstMessageId(tx, from);
   if (to.firstMessageId === null || Math.min(...ids) < to.firstMessageId) refreshFirstMessageId(tx, to);
@@ -184,7 +193,7 @@ function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
     return;
   }
   if (!plan.notify.oldThread && !plan.notify.newThread) return;
-  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey).length === 0;
-  const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.moved.length, target, wholeTopic };
+  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey, { limit: 1 }).length === 0;
+  const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.count, target, wholeTopic };
   announceMove(tx, plan.realm, editor, thread, plan.notify);
 }

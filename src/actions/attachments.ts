@@ -1,7 +1,7 @@
 import { claimableAttachments } from "../access/attachments";
 import { database } from "../db/client";
 import { removeStoredFile } from "../db/fileStore";
-import type { Message } from "../db/messages";
+import type { MessageRow } from "../db/messages";
 import type { Realm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { SendTx, Tx } from "../db/types";
@@ -56,7 +56,7 @@ export function linkNewMessage(tx: SendTx, messageId: number, claimed: Attachmen
  * named (an upload the message still names stays linked, whoever may download it now).
  * Answers whether the message links any upload afterwards (its has_attachment).
  */
-export function relinkEditedMessage(tx: Tx, message: Message, sender: User, realm: Realm, pathIds: readonly string[]): boolean {
+export function relinkEditedMessage(tx: Tx, message: MessageRow, sender: User, realm: Realm, pathIds: readonly string[]): boolean {
   const before = attachmentsLinkedTo(tx, [message.id]);
   const named = new Set(pathIds);
   const kept = before.filter((attachment) => named.has(attachment.pathId));

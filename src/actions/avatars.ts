@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import { getRealm } from "../db/realm";
 import { setAvatarFile } from "../db/avatars";
-import { storedFilePath, storeFileBytes } from "../db/fileStore";
+import { requireStoredFile, storeFileBytes, writePointingAt } from "../db/fileStore";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { findUserById, type User } from "../db/users";
@@ -63,18 +62,19 @@ function announceAvatar(tx: Tx, user: User) {
   if (notComputable.length > 0) tx.emit({ type: "realm_user", op: "update", person }, notComputable);
 }
 
-/** Points the user at `sha256` (or the Gravatar), announces it, and lets go of the previous bytes. */
-function changeAvatar(actor: User, sha256: string | null, bytes?: Uint8Array): User {
-  const { user, previous } = write((tx) => {
-    const before = findUserById(tx, actor.id) ?? actor;
-    // The bytes may have been removed as unused since they were stored (see actions/attachments.ts).
-    if (sha256 !== null && bytes && !existsSync(storedFilePath(sha256))) storeFileBytes(bytes);
-    const after = setAvatarFile(tx, actor.id, sha256);
-    announceAvatar(tx, after);
-    return { user: after, previous: before.avatarFile };
-  });
-  if (previous !== null && previous !== sha256) removeFileIfUnused(previous);
-  return user;
+/** Points the user at `sha256` (or the Gravatar), announces it; returns the user and the bytes they pointed at before. */
+function changeAvatar(tx: Tx, actor: User, sha256: string | null) {
+  const before = findUserById(tx, actor.id) ?? actor;
+  // The bytes may have been removed as unused since they were stored (see actions/attachments.ts).
+  if (sha256 !== null) requireStoredFile(sha256);
+  const after = setAvatarFile(tx, actor.id, sha256);
+  announceAvatar(tx, after);
+  return { user: after, previous: before.avatarFile };
+}
+
+/** The previous avatar's bytes go once nothing uses them. */
+function letGo(previous: string | null, current: string | null) {
+  if (previous !== null && previous !== current) removeFileIfUnused(previous);
 }
 
 /** POST /users/me/avatar: exactly one image file. Answers the new avatar_url, as the original does. */
@@ -83,12 +83,16 @@ export async function uploadOwnAvatar(actor: User, files: readonly File[]): Prom
   if (files.length !== 1) throw badRequest("You must upload exactly one avatar.");
   const bytes = new Uint8Array(await files[0]!.arrayBuffer());
   checkAvatarImage(bytes);
-  const stored = storeFileBytes(bytes);
-  return { avatar_url: avatarUrl(changeAvatar(actor, stored.sha256, bytes)) };
+  const stored = await storeFileBytes(bytes);
+  const { user, previous } = await writePointingAt(bytes, () => write((tx) => changeAvatar(tx, actor, stored.sha256)));
+  letGo(previous, stored.sha256);
+  return { avatar_url: avatarUrl(user) };
 }
 
 /** DELETE /users/me/avatar: back to the Gravatar; answers its URL, as the original does. */
 export function removeOwnAvatar(actor: User): { avatar_url: string } {
   refuseBots(actor);
-  return { avatar_url: avatarUrl(changeAvatar(actor, null)) };
+  const { user, previous } = write((tx) => changeAvatar(tx, actor, null));
+  letGo(previous, null);
+  return { avatar_url: avatarUrl(user) };
 }

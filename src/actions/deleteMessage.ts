@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { checkCanDelete } from "../access/messageDeletion";
 import { accessMessage, messageAudience } from "../access/messages";
 import type { Channel } from "../db/channels";
-import { messages, type Message } from "../db/messages";
+import { messages, type MessageRow } from "../db/messages";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -28,7 +28,7 @@ export function deleteMessage(user: User, messageId: number, now = Math.floor(Da
  * flags and links to uploads go with the rows (ON DELETE CASCADE); uploads no message links
  * any more go too, their files once the caller has committed (removeFilesNoLongerUsed).
  */
-export function deleteMessages(tx: Tx, actor: User, doomed: Message[], channel: Channel | undefined) {
+export function deleteMessages(tx: Tx, actor: User, doomed: MessageRow[], channel: Channel | undefined) {
   if (doomed.length === 0) return;
   const sample = doomed[0];
   const ids = doomed.map((message) => message.id).sort((a, b) => a - b);

@@ -1,8 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { messages } from "../db/messages";
+import { MESSAGE_ROW, messages } from "../db/messages";
 import { getRealm } from "../db/realm";
-import { write } from "../db/transaction";
+import { writeInSlices } from "../db/slices";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
 import { administratorRequired } from "../http/errors";
@@ -14,9 +14,10 @@ import { deleteMessages } from "./deleteMessage";
 
 /**
  * POST /streams/{id}/delete_topic (spec 4.11): the topic's messages go in batches, newest
- * first, each batch its own transaction, so a huge topic neither holds the write lock for long
- * nor loses its progress. When the time budget runs out the client is told `complete: false`
- * and repeats the call. Between batches the event loop serves other requests.
+ * first, each batch its own transaction of a few milliseconds (db/slices.ts), so a huge topic
+ * neither holds the event loop for long nor loses its progress. When the time budget runs out
+ * the client is told `complete: false` and repeats the call. Between batches the event loop
+ * serves other requests.
  */
 
 export interface TopicDeletionLimits {
@@ -24,7 +25,7 @@ export interface TopicDeletionLimits {
   batchSize: number;
 }
 
-let limits: TopicDeletionLimits = { budgetMs: 5000, batchSize: 1000 };
+let limits: TopicDeletionLimits = { budgetMs: 5000, batchSize: 200 };
 
 /** Set once at startup from the configuration (tests shrink both). */
 export function configureTopicDeletion(configured: TopicDeletionLimits) {
@@ -41,13 +42,14 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
   const deadline = Date.now() + limits.budgetMs;
   // Messages the caller cannot see stay; the cursor steps past them.
   let below = Number.MAX_SAFE_INTEGER;
-  for (;;) {
-    const finished = write((tx) => {
+  try {
+    // One batch per transaction, each with its event (the reference's batches).
+    return await writeInSlices((tx) => {
       // Checked again per batch: the caller's access may change between batches.
       const { channel, viewer } = accessChannel(tx, user, channelId, "content");
       const topicKey = topicKeyOf(topicFromClient(topicName, getRealm(tx).settings.empty_topic_display_name));
       const batch = tx
-        .select()
+        .select(MESSAGE_ROW)
         .from(messages)
         .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), lt(messages.id, below)))
         .orderBy(desc(messages.id))
@@ -56,11 +58,11 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
       if (batch.length > 0) below = batch[batch.length - 1].id;
       // In a channel with protected history an administrator deletes only what they may read.
       deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);
-      return batch.length < limits.batchSize;
+      if (batch.length < limits.batchSize) return { complete: true };
+      return Date.now() >= deadline ? { complete: false } : undefined;
     });
+  } finally {
+    // The uploads only these messages linked go once their rows are gone.
     removeFilesNoLongerUsed();
-    if (finished) return { complete: true };
-    if (Date.now() >= deadline) return { complete: false };
-    await new Promise((resolve) => setImmediate(resolve));
   }
 }

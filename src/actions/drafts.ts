@@ -32,28 +32,56 @@ function requireSynchronization(db: Reader, actor: User) {
  * channel the user may reach; a direct one names users that exist; an unaddressed one keeps
  * nothing but its content. Topics are cut to the topic limit, as the reference does.
  */
-function checkDraft(db: Reader, actor: User, input: DraftInput): DraftFields {
+function checkDraft(db: Reader, actor: User, input: DraftInput, checked = new Checked(db, actor)): DraftFields {
   const content = normalizeContent(input.content);
   const timestamp = input.timestamp === undefined ? now() : Math.floor(input.timestamp);
   if (timestamp < 0) throw badRequest("Timestamp must not be negative.");
   if (input.type === "stream") {
     if (input.to.length !== 1) throw badRequest("Must specify exactly 1 channel ID for channel messages");
     if (input.topic.includes("\u0000")) throw badRequest("Topic must not contain null bytes");
-    const { channel } = accessChannel(db, actor, input.to[0], "content");
+    const channelId = checked.channel(input.to[0]);
     const topic = [...input.topic.trim()].slice(0, MAX_TOPIC_LENGTH).join("");
-    return { type: "stream", to: [channel.id], topic, content, timestamp };
+    return { type: "stream", to: [channelId], topic, content, timestamp };
   }
   const to = input.type === "private" ? [...new Set(input.to)].sort((a, b) => a - b) : [];
-  for (const userId of to) accessUser(db, userId);
+  for (const userId of to) checked.user(userId);
   // A direct draft to nobody is an unaddressed draft, as in the reference.
   return { type: to.length > 0 ? "private" : "", to, topic: "", content, timestamp };
+}
+
+/**
+ * Channels and people already checked for one request: a thousand drafts may name the same
+ * channel, and each up to a thousand people, mostly the same ones.
+ */
+class Checked {
+  private channels = new Map<number, number>();
+  private users = new Set<number>();
+
+  constructor(
+    private readonly db: Reader,
+    private readonly actor: User,
+  ) {}
+
+  /** The channel's ID, if the actor may reach it. */
+  channel(channelId: number): number {
+    let id = this.channels.get(channelId);
+    if (id === undefined) this.channels.set(channelId, (id = accessChannel(this.db, this.actor, channelId, "content").channel.id));
+    return id;
+  }
+
+  user(userId: number) {
+    if (this.users.has(userId)) return;
+    accessUser(this.db, userId);
+    this.users.add(userId);
+  }
 }
 
 /** POST /drafts: all or none; the user's clients learn of them in one event. */
 export function createDrafts(actor: User, inputs: DraftInput[]): number[] {
   return write((tx) => {
     requireSynchronization(tx, actor);
-    const created = insertDrafts(tx, actor.id, inputs.map((input) => checkDraft(tx, actor, input))).map(draftToApi);
+    const checked = new Checked(tx, actor);
+    const created = insertDrafts(tx, actor.id, inputs.map((input) => checkDraft(tx, actor, input, checked))).map(draftToApi);
     if (created.length > 0) tx.emit({ type: "drafts", op: "add", drafts: created }, [actor.id]);
     return created.map((draft) => draft.id);
   });

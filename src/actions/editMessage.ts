@@ -1,11 +1,12 @@
-import { accessChannel, type ChannelViewer } from "../access/channels";
+import { accessChannel } from "../access/channels";
 import { checkCanChangeChannel, checkCanChangeTopic, checkCanEditContent, checkWholeTopicWithinLimits } from "../access/messageEdits";
-import { accessMessage, readableMessagesInTopic } from "../access/messages";
+import { accessMessage, readableMessagesInTopic, type TopicMessage } from "../access/messages";
 import type { Channel } from "../db/channels";
-import type { Message } from "../db/messages";
+import { type MessageRow, messageRowsByIds } from "../db/messages";
 import { getRealm } from "../db/realm";
+import { readInSlices, writeInSlices } from "../db/slices";
 import { read, write } from "../db/transaction";
-import type { Reader, Tx } from "../db/types";
+import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { renderForSending } from "../messages/compose";
@@ -29,12 +30,65 @@ export interface EditMessageInput {
   notifyNewThread: boolean;
 }
 
-export function editMessage(user: User, messageId: number, input: EditMessageInput) {
+/** Messages moved per step of a move of many (change_later, change_all): a few milliseconds each. */
+const MOVE_STEP = 50;
+
+export async function editMessage(user: User, messageId: number, input: EditMessageInput) {
   // Rendering is the slow part of a content edit; it happens before the write lock is taken.
   const content = input.content === undefined ? undefined : read((db) => prepareContent(db, user, messageId, input.content!));
-  write((tx) => applyEdit(tx, planEdit(tx, user, messageId, input, content)));
+  const moving = input.topic !== undefined || input.streamId !== undefined;
+  if (!moving || input.propagateMode === "change_one") write((tx) => applyEdit(tx, planEdit(tx, user, messageId, input, content)));
+  else await moveMany(user, messageId, input, content);
   return { detached_uploads: [] };
 }
+
+/**
+ * A move of part or all of a topic: everything is checked first, for every message, so that
+ * a refusal changes nothing; then the messages move in slices (db/slices.ts), oldest first
+ * (so the channels' first messages change once), each step planned and checked again as a
+ * move of its own with its own events. The chosen
+ * message goes last, with the notices: should the move stop half way, asking again moves
+ * the rest, as the chosen message is still where it was.
+ */
+async function moveMany(user: User, messageId: number, input: EditMessageInput, content: ContentChange | undefined) {
+  const whole = await wholeTopic(user, messageId, input, content);
+  let done = false;
+  await writeInSlices((tx, slice) => {
+    while (!done && !slice.over) {
+      const plan = planEdit(tx, user, messageId, input, content, { step: MOVE_STEP, total: whole.length });
+      applyEdit(tx, plan);
+      done = plan.move!.last;
+    }
+    return done || undefined;
+  });
+}
+
+/**
+ * The messages a move of many takes (the topic, or the rest of it from the chosen message on)
+ * as the mover may read them, read in slices, and checked against the time limits once.
+ */
+async function wholeTopic(user: User, messageId: number, input: EditMessageInput, content: ContentChange | undefined): Promise<TopicMessage[]> {
+  const whole: TopicMessage[] = [];
+  let next: number | undefined;
+  return readInSlices((db, slice) => {
+    const plan = planEdit(db, user, messageId, input, content);
+    const { target, viewer, fromChannel, realm, editTime, move } = plan;
+    next ??= input.propagateMode === "change_later" ? target.id : 0;
+    while (!slice.over) {
+      const part = readableMessagesInTopic(db, viewer, fromChannel!, target.topicKey, { fromId: next, limit: TOPIC_STEP });
+      whole.push(...part);
+      if (part.length < TOPIC_STEP) {
+        if (input.propagateMode === "change_all") checkWholeTopicWithinLimits(viewer, whole, realm.settings, { topic: move!.topic !== undefined, channel: move!.toChannel.id !== fromChannel!.id }, editTime);
+        return whole;
+      }
+      next = part[part.length - 1].id + 1;
+    }
+    return undefined;
+  });
+}
+
+/** Messages of a topic read per step when looking at a whole topic. */
+const TOPIC_STEP = 1000;
 
 function prepareContent(db: Reader, user: User, messageId: number, raw: string): ContentChange {
   accessMessage(db, user, messageId, { modifying: true });
@@ -59,7 +113,12 @@ function newTopicOf(raw: string, settings: RealmSettings): string {
   return normalizeTopic(raw, settings);
 }
 
-function planEdit(tx: Tx, user: User, messageId: number, input: EditMessageInput, prepared: ContentChange | undefined): EditPlan {
+/**
+ * What the edit changes, checked: for one message, or with `batch`, the next step of a move of
+ * many: that many of the messages still to move, oldest first, or once fewer are left, all of
+ * them with the chosen message (`last`). wholeTopic checks the whole move first.
+ */
+function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageInput, prepared: ContentChange | undefined, batch?: { step: number; total: number }): EditPlan {
   const realm = getRealm(tx);
   const editTime = now();
   const { message, channel, viewer } = accessMessage(tx, user, messageId, { modifying: true });
@@ -82,10 +141,20 @@ function planEdit(tx: Tx, user: User, messageId: number, input: EditMessageInput
   if (newChannelId !== undefined) checkCanChangeChannel(viewer, message, realm.settings, editTime);
   const toChannel = newChannelId === undefined ? channel : destination(tx, user, newChannelId);
 
-  const moved = moving ? messagesToMove(tx, viewer, message, channel!, input.propagateMode) : [message];
-  if (moving && input.propagateMode === "change_all") {
-    checkWholeTopicWithinLimits(viewer, moved, realm.settings, { topic: newTopic !== undefined, channel: newChannelId !== undefined }, editTime);
+  let moved: MessageRow[] = [message];
+  let count = 1;
+  if (moving && input.propagateMode !== "change_one") {
+    const fromId = input.propagateMode === "change_later" ? message.id : 0;
+    if (batch) {
+      // Renamed in the same channel to a spelling of the same topic, moved messages still match it.
+      const exceptTopic = newChannelId === undefined ? newTopic : undefined;
+      const next = readableMessagesInTopic(tx, viewer, channel!, message.topicKey, { fromId, except: message.id, exceptTopic, limit: batch.step });
+      // The chosen message comes along once the rest fits in this step (a small move is one step).
+      moved = messageRowsByIds(tx, [...next.map((one) => one.id), ...(next.length < batch.step ? [message.id] : [])]);
+      count = batch.total;
+    }
   }
+  const last = moved.some((one) => one.id === message.id);
   return {
     realm,
     editor: user,
@@ -93,26 +162,16 @@ function planEdit(tx: Tx, user: User, messageId: number, input: EditMessageInput
     editTime,
     target: message,
     fromChannel: channel,
-    content,
-    move: moving ? { toChannel: toChannel!, topic: newTopic, propagateMode: input.propagateMode, resolution, moved } : undefined,
+    content: last ? content : undefined,
+    move: moving ? { toChannel: toChannel!, topic: newTopic, propagateMode: input.propagateMode, resolution, moved, count, last } : undefined,
     notify: { oldThread: input.notifyOldThread, newThread: input.notifyNewThread },
   };
 }
 
 /** The channel messages move to: one the mover may read and post in, not archived. */
-function destination(tx: Tx, user: User, channelId: number): Channel {
+function destination(tx: Reader, user: User, channelId: number): Channel {
   const { channel, viewer } = accessChannel(tx, user, channelId, "content");
   if (channel.isArchived) throw badRequest("Invalid channel ID");
   if (!viewer.groupIds.has(channel.canSendMessageGroup)) throw badRequest("You do not have permission to post in this channel.");
   return channel;
-}
-
-/**
- * The messages a move takes along, oldest first: the one, the rest of its topic from it on, or
- * the whole topic; of those, only what the mover may see (the reference's rule for channels
- * with protected history).
- */
-function messagesToMove(tx: Tx, viewer: ChannelViewer, target: Message, channel: Channel, mode: PropagateMode): Message[] {
-  if (mode === "change_one") return [target];
-  return readableMessagesInTopic(tx, viewer, channel, target.topicKey, mode === "change_later" ? target.id : 0);
 }

@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { Flag, messageFlags, readMarks, type Message } from "../db/messages";
-import { type MessageKey, writeBits } from "../db/messageState";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { Flag, messageFlags, type Message } from "../db/messages";
+import { type MessageKey, storeBitsOfUsers } from "../db/messageState";
 import type { Reader, Tx } from "../db/types";
 import { apiFlags } from "../shapes/messages";
 
@@ -14,22 +14,21 @@ import { apiFlags } from "../shapes/messages";
 
 const READ_BITS = Flag.READ | Flag.UNREAD;
 
+/** Read marks of these users (thousands, for a channel) in one conversation; the list travels as one JSON parameter. */
 function marksFor(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
   if (userIds.length === 0) return new Map();
-  const rows = db
-    .select({ userId: readMarks.userId, upTo: readMarks.readUpTo })
-    .from(readMarks)
-    .where(and(eq(readMarks.recipientId, recipientId), inArray(readMarks.userId, userIds)))
-    .all();
-  return new Map(rows.map((row) => [row.userId, row.upTo]));
+  const rows = db.values<[number, number]>(
+    sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`,
+  );
+  return new Map(rows);
 }
 
-/** Flag bits of these messages, by "user:message". */
-function bitsFor(db: Reader, messageIds: number[]): Map<string, number> {
-  const bits = new Map<string, number>();
+/** Flag bits of these messages, by user, then by message. */
+function bitsFor(db: Reader, messageIds: number[]): Map<number, Map<number, number>> {
+  const bits = new Map<number, Map<number, number>>();
   for (let i = 0; i < messageIds.length; i += 500) {
     const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
-    for (const row of rows) bits.set(`${row.userId}:${row.messageId}`, row.flags);
+    for (const row of rows) (bits.get(row.userId) ?? bits.set(row.userId, new Map()).get(row.userId)!).set(row.messageId, row.flags);
   }
   return bits;
 }
@@ -43,23 +42,47 @@ export interface MoveAudiences {
   losing: number[];
 }
 
-/** Rewrites flag rows for messages that moved from `fromRecipientId` to `toRecipientId` (rows not yet re-pointed). */
+/** The messages (ascending IDs) with an ID above `low` and at most `high`. */
+function between(moved: MessageKey[], low: number, high: number): MessageKey[] {
+  const first = moved.findIndex((message) => message.id > low);
+  if (first === -1) return [];
+  let end = first;
+  while (end < moved.length && moved[end].id <= high) end++;
+  return moved.slice(first, end);
+}
+
+/**
+ * Rewrites flag rows for messages that moved from `fromRecipientId` to `toRecipientId` (rows
+ * not yet re-pointed). Only what changes is looked at: for a user without flags on a message,
+ * its read state changes only when it lies between their read marks of the two conversations,
+ * so with thousands of people and hundreds of messages the work stays small.
+ */
 export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
-  const ids = moved.map((message) => message.id);
+  const ascending = [...moved].sort((a, b) => a.id - b.id);
+  const ids = ascending.map((message) => message.id);
   const bits = bitsFor(tx, ids);
   const oldMarks = marksFor(tx, fromRecipientId, audiences.keeping);
   const newMarks = marksFor(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
+  const changes: Array<{ userId: number; message: MessageKey; bits: number }> = [];
   const rewrite = (userId: number, message: MessageKey, read: boolean) => {
-    const before = bits.get(`${userId}:${message.id}`) ?? 0;
+    const before = bits.get(userId)?.get(message.id) ?? 0;
     const mark = newMarks.get(userId) ?? 0;
     const after = (before & ~READ_BITS) | (read && message.id > mark ? Flag.READ : 0) | (!read && message.id <= mark ? Flag.UNREAD : 0);
-    if (after !== before) writeBits(tx, userId, { ...message, recipientId: toRecipientId }, after);
+    if (after !== before) changes.push({ userId, message: { ...message, recipientId: toRecipientId }, bits: after });
   };
+  const withBits = (userId: number) => ascending.filter((message) => bits.get(userId)?.has(message.id));
   for (const userId of audiences.keeping) {
-    const mark = oldMarks.get(userId) ?? 0;
-    for (const message of moved) rewrite(userId, message, isReadAgainst(bits.get(`${userId}:${message.id}`) ?? 0, message.id, mark));
+    const oldMark = oldMarks.get(userId) ?? 0;
+    const newMark = newMarks.get(userId) ?? 0;
+    const candidates = new Set([...between(ascending, Math.min(oldMark, newMark), Math.max(oldMark, newMark)), ...withBits(userId)]);
+    for (const message of candidates) rewrite(userId, message, isReadAgainst(bits.get(userId)?.get(message.id) ?? 0, message.id, oldMark));
   }
-  for (const userId of audiences.gaining) for (const message of moved) rewrite(userId, message, true);
+  // Gained messages are read: only those above the new mark, or with flags, need a row.
+  for (const userId of audiences.gaining) {
+    const candidates = new Set([...between(ascending, newMarks.get(userId) ?? 0, Infinity), ...withBits(userId)]);
+    for (const message of candidates) rewrite(userId, message, true);
+  }
+  storeBitsOfUsers(tx, changes);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     if (audiences.losing.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, audiences.losing), inArray(messageFlags.messageId, chunk))).run();

@@ -1,15 +1,13 @@
-import { sql } from "drizzle-orm";
 import { canAccessUser } from "../access/userAccess";
 import { accessUser } from "../access/users";
-import { listUnread } from "../db/messageState";
 import { deleteMute, insertMute, isMuted, listMutedUsers } from "../db/mutedUsers";
 import { getRealm } from "../db/realm";
-import { write } from "../db/transaction";
-import type { Tx } from "../db/types";
+import { read, write } from "../db/transaction";
+import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { now } from "../model/clock";
-import { changeFlags } from "./messageFlags";
+import { markSenderRead } from "./messageFlags";
 
 /**
  * Muted users (reference: mute-user, unmute-user). Muting marks the muted user's messages read
@@ -19,25 +17,35 @@ import { changeFlags } from "./messageFlags";
  */
 
 /** The user to mute or unmute: unknown IDs and users the caller may not see are "No such user". */
-function accessMutable(tx: Tx, user: User, userId: number): User {
-  const target = accessUser(tx, userId, { allowDeactivated: true, allowBots: true });
-  if (!canAccessUser(tx, user, target, getRealm(tx))) throw badRequest("No such user");
+function accessMutable(db: Reader, user: User, userId: number): User {
+  const target = accessUser(db, userId, { allowDeactivated: true, allowBots: true });
+  if (!canAccessUser(db, user, target, getRealm(db))) throw badRequest("No such user");
   return target;
 }
 
 const emitMutedUsers = (tx: Tx, user: User) => tx.emit({ type: "muted_users", muted_users: listMutedUsers(tx, user.id) }, [user.id]);
 
-export function muteUser(user: User, mutedUserId: number) {
+/**
+ * Muting someone marks what they sent read, as the reference does: first (in slices, there may
+ * be thousands), then the mute itself, after which their new messages arrive read. Should the
+ * marking stop half way, asking again finds the rest.
+ */
+export async function muteUser(user: User, mutedUserId: number) {
   if (mutedUserId === user.id) throw badRequest("Cannot mute self");
+  const target = read((db) => {
+    const target = accessMutable(db, user, mutedUserId);
+    if (isMuted(db, user.id, target.id)) throw badRequest("User already muted");
+    return target;
+  });
+  await markSenderRead(user, target.id);
   write((tx) => {
-    const target = accessMutable(tx, user, mutedUserId);
+    accessMutable(tx, user, mutedUserId);
     if (isMuted(tx, user.id, target.id)) throw badRequest("User already muted");
     insertMute(tx, user.id, target.id, now());
-    // Oldest first, as the reference lists them; the event is the usual update_message_flags.
-    const unread = listUnread(tx, user.id, { where: sql`m.sender_id = ${target.id}` }).reverse();
-    changeFlags(tx, user, unread, "add", "read");
     emitMutedUsers(tx, user);
   });
+  // What they sent while the rest was being marked.
+  await markSenderRead(user, target.id);
 }
 
 export function unmuteUser(user: User, mutedUserId: number) {

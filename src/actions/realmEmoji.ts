@@ -93,7 +93,7 @@ export async function uploadRealmEmoji(actor: User, rawName: string, files: read
   const bytes = await onlyFile(files);
   if (isBuiltInName(name) && !isAdministrator(actor.role)) throw badRequest("Only administrators can override built-in emoji.");
   const image = checkEmojiImage(bytes);
-  const stored = storeFileBytes(bytes);
+  const stored = await storeFileBytes(bytes);
   rememberAnimation(stored.sha256, image.animated);
   write((tx) => {
     // Checked again: the permission or the name may have changed while the file was read.

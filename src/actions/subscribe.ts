@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import { channelCreationProblems, type NewChannelSettings } from "../access/channelCreation";
 import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
 import { checkGroupSettingValue } from "../access/groupSettings";
-import { findChannelsByNames, type Channel } from "../db/channels";
+import { findChannelById, findChannelsByNames, type Channel } from "../db/channels";
 import { getRealm } from "../db/realm";
+import { writeInSlices, yieldToOthers } from "../db/slices";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
 import { normalizeEmail, type User, users } from "../db/users";
@@ -98,18 +99,25 @@ function newChannelSettings(db: Reader, request: SubscribeRequest): NewChannelSe
   };
 }
 
+/** Subscriptions made per step: a few milliseconds. */
+const PAIRS_PER_STEP = 500;
+
 /**
  * POST /users/me/subscriptions (spec 4.3): subscribes the caller or the named principals to
- * the named channels, creating the missing ones with the call's settings. Everything happens
- * in one transaction: any refusal leaves no channel created and nobody subscribed.
+ * the named channels, creating the missing ones with the call's settings. Everything is
+ * checked, and the missing channels created, in one transaction: any refusal leaves no channel
+ * created and nobody subscribed. Then people are subscribed a few at a time, in slices
+ * (db/slices.ts), each step with its events (a thousand people to a hundred channels is a
+ * hundred thousand subscriptions), and last the new channels are announced. Should that stop
+ * half way, asking again subscribes the rest.
  *
  * Refusals that concern the caller (a channel they cannot reach, may not add others to, or
  * may not create) are errors by default; with authorization_errors_fatal=false they leave
  * those channels out and list them in `unauthorized` (spec 4.3, "authorization failures give
  * status 200"), for guests as for everyone. Invalid input stays an error either way.
  */
-export function subscribeUsers(actor: User, request: SubscribeRequest): SubscribeResult {
-  return write((tx) => {
+export async function subscribeUsers(actor: User, request: SubscribeRequest): Promise<SubscribeResult> {
+  const { channels, created, targets, colors, unauthorized } = write((tx) => {
     const wanted = requestedChannels(request);
     const settings = newChannelSettings(tx, request);
     const targets = resolvePrincipals(tx, actor, request.principals);
@@ -151,17 +159,40 @@ export function subscribeUsers(actor: User, request: SubscribeRequest): Subscrib
       const channel = channels.find((c) => c.nameKey === w.name.toLowerCase());
       if (channel && w.color) colors.set(channel.id, w.color);
     }
-    const changes = addSubscriptions(tx, channels, targets, colors);
-    postChannelAnnouncements(tx, actor, created, request.announce);
-
-    const result: SubscribeResult = { subscribed: namesByUser(changes.changed), already_subscribed: namesByUser(changes.unchanged) };
-    if (!fatal) result.unauthorized = wanted.filter((w) => refused.has(w.name.toLowerCase())).map((w) => existingByKey.get(w.name.toLowerCase())?.name ?? w.name);
-    return result;
+    const unauthorized = fatal ? undefined : wanted.filter((w) => refused.has(w.name.toLowerCase())).map((w) => existingByKey.get(w.name.toLowerCase())?.name ?? w.name);
+    return { channels, created, targets, colors, unauthorized };
   });
+  // Each step reads the channels again: they change meanwhile (a channel's first message).
+  const current = (tx: Reader, list: Channel[]) => list.flatMap((channel) => findChannelById(tx, channel.id) ?? []);
+
+  const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
+  // A step takes some people and some channels: what it costs grows with both.
+  const channelsPerStep = Math.max(1, Math.min(channels.length, Math.ceil(Math.sqrt(PAIRS_PER_STEP))));
+  const usersPerStep = Math.max(1, Math.floor(PAIRS_PER_STEP / channelsPerStep));
+  const steps: Array<{ users: number; channels: number }> = [];
+  for (let users = 0; users < targets.length; users += usersPerStep) {
+    for (let first = 0; first < channels.length; first += channelsPerStep) steps.push({ users, channels: first });
+  }
+  let next = 0;
+  // Checking and creating took a while already: let others in before the subscriptions.
+  if (steps.length > 1) await yieldToOthers();
+  await writeInSlices((tx, slice) => {
+    const now = new Map(current(tx, channels).map((channel) => [channel.id, channel]));
+    while (next < steps.length && !slice.over) {
+      const step = steps[next++];
+      const some = channels.slice(step.channels, step.channels + channelsPerStep).flatMap((channel) => now.get(channel.id) ?? []);
+      const changes = addSubscriptions(tx, some, targets.slice(step.users, step.users + usersPerStep), colors);
+      addNamesByUser(result.subscribed, changes.changed);
+      addNamesByUser(result.already_subscribed, changes.unchanged);
+    }
+    return next >= steps.length || undefined;
+  });
+  // The new channels are announced once their subscribers are in, who so receive the announcement.
+  if (created.length > 0) write((tx) => postChannelAnnouncements(tx, actor, current(tx, created), request.announce));
+  if (unauthorized) result.unauthorized = unauthorized;
+  return result;
 }
 
-function namesByUser(pairs: Array<{ user: User; channel: Channel }>): Record<string, string[]> {
-  const result: Record<string, string[]> = {};
+function addNamesByUser(result: Record<string, string[]>, pairs: Array<{ user: User; channel: Channel }>) {
   for (const { user, channel } of pairs) (result[user.id] ??= []).push(channel.name);
-  return result;
 }

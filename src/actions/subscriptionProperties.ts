@@ -1,6 +1,8 @@
 import { channelViewer, hasContentAccess } from "../access/channels";
 import { findChannelById, findSubscription, updateSubscription } from "../db/channels";
-import { write } from "../db/transaction";
+import { writeInSlices } from "../db/slices";
+import { read } from "../db/transaction";
+import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { NOTIFICATION_PROPERTIES, type NotificationProperty, isHexColor } from "../model/channelSettings";
@@ -35,26 +37,52 @@ function storedChange(change: SubscriptionPropertyChange) {
   return { [NOTIFICATION_COLUMNS[property as NotificationProperty]]: value };
 }
 
+/** Changes applied per step: a few milliseconds. */
+const PROPERTY_STEP = 100;
+
 /**
  * POST /users/me/subscriptions/properties: the caller's personal settings for channels they
- * are subscribed to. All changes apply together or none does.
+ * are subscribed to. Every change is checked before the first applies, so a refusal changes
+ * nothing. A list may be long and say the same thing many times: only the last change of each
+ * setting of each channel counts, and those apply in slices (db/slices.ts).
  */
-export function updateSubscriptionProperties(actor: User, changes: SubscriptionPropertyChange[]) {
-  write((tx) => {
-    const viewer = channelViewer(tx, actor);
+export async function updateSubscriptionProperties(actor: User, changes: SubscriptionPropertyChange[]) {
+  const latest = new Map<string, SubscriptionPropertyChange>();
+  read((db) => {
+    const viewer = channelViewer(db, actor);
+    const checked = new Set<number>();
     for (const change of changes) {
       const stored = storedChange(change);
-      const channel = findChannelById(tx, change.stream_id);
-      if (!channel || !hasContentAccess(viewer, channel)) throw badRequest("Invalid channel ID");
-      if (!findSubscription(tx, actor.id, channel.id)?.active) throw badRequest(`Not subscribed to channel ID ${channel.id}`);
-      updateSubscription(tx, actor.id, channel.id, stored);
-      if ("isMuted" in stored) {
-        // Both spellings, so clients that only know in_home_view stay correct.
-        tx.emit({ type: "subscription", op: "update", stream_id: channel.id, property: "in_home_view", value: !stored.isMuted }, [actor.id]);
-        tx.emit({ type: "subscription", op: "update", stream_id: channel.id, property: "is_muted", value: stored.isMuted! }, [actor.id]);
-      } else {
-        tx.emit({ type: "subscription", op: "update", stream_id: channel.id, property: change.property, value: change.value }, [actor.id]);
+      if (!checked.has(change.stream_id)) {
+        const channel = findChannelById(db, change.stream_id);
+        if (!channel || !hasContentAccess(viewer, channel)) throw badRequest("Invalid channel ID");
+        if (!findSubscription(db, actor.id, channel.id)?.active) throw badRequest(`Not subscribed to channel ID ${channel.id}`);
+        checked.add(change.stream_id);
       }
+      const key = `${change.stream_id}:${Object.keys(stored)[0]}`;
+      latest.delete(key);
+      latest.set(key, change);
     }
   });
+  const remaining = [...latest.values()];
+  let next = 0;
+  await writeInSlices((tx, slice) => {
+    while (next < remaining.length && !slice.over) {
+      for (const change of remaining.slice(next, next + PROPERTY_STEP)) applyChange(tx, actor, change);
+      next += PROPERTY_STEP;
+    }
+    return next >= remaining.length || undefined;
+  });
+}
+
+function applyChange(tx: Tx, actor: User, change: SubscriptionPropertyChange) {
+  const stored = storedChange(change);
+  updateSubscription(tx, actor.id, change.stream_id, stored);
+  if ("isMuted" in stored) {
+    // Both spellings, so clients that only know in_home_view stay correct.
+    tx.emit({ type: "subscription", op: "update", stream_id: change.stream_id, property: "in_home_view", value: !stored.isMuted }, [actor.id]);
+    tx.emit({ type: "subscription", op: "update", stream_id: change.stream_id, property: "is_muted", value: stored.isMuted! }, [actor.id]);
+  } else {
+    tx.emit({ type: "subscription", op: "update", stream_id: change.stream_id, property: change.property, value: change.value }, [actor.id]);
+  }
 }

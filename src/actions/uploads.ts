@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { storedFilePath, storeFileBytes } from "../db/fileStore";
+import { requireStoredFile, storeFileBytes, writePointingAt } from "../db/fileStore";
 import { getRealm, REALM_ID } from "../db/realm";
 import { database } from "../db/client";
 import { write } from "../db/transaction";
@@ -56,26 +55,26 @@ function checkLimits(db: Reader, user: User, size: number) {
   if (quota !== null && uploadSpaceUsed(db) + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
 }
 
-export function uploadFile(user: User, file: UploadedFile): UploadResult {
+export async function uploadFile(user: User, file: UploadedFile): Promise<UploadResult> {
   const name = displayFileName(file.name);
   const contentType = uploadContentType(file.type, name);
   // Refused before a byte is written when it is plainly too large; checked again below.
   checkLimits(database(), user, file.bytes.length);
   // Written (and flushed) before the transaction, so the write lock is not held over a disk
   // write of up to 25 MiB. The bytes are named by their hash: a crash leaves no half file.
-  const stored = storeFileBytes(file.bytes);
+  const stored = await storeFileBytes(file.bytes);
   const pathId = `${REALM_ID}/${randomToken(24)}/${urlFileName(name)}`;
   let attachment;
   try {
-    attachment = write((tx) => {
+    attachment = await writePointingAt(file.bytes, () => write((tx) => {
       checkLimits(tx, user, stored.size);
       // The same bytes' last upload may have been deleted, and its file removed, since they
-      // were stored above: removals happen right after their own commit, never inside ours.
-      if (!existsSync(storedFilePath(stored.sha256))) storeFileBytes(file.bytes);
+      // were stored above.
+      requireStoredFile(stored.sha256);
       const row = insertAttachment(tx, { ownerId: user.id, pathId, fileName: name, contentType, size: stored.size, sha256: stored.sha256, createTime: now() });
       tx.emit({ type: "attachment", op: "add", attachment: attachmentToApi(row, []), upload_space_used: uploadSpaceUsed(tx) }, [user.id]);
       return row;
-    });
+    }));
   } catch (error) {
     // Refused after all (the quota filled meanwhile): bytes nothing points at do not stay.
     removeFileIfUnused(stored.sha256);

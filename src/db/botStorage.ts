@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { primaryKey, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
 import { users } from "./users";
@@ -18,11 +18,14 @@ export const botStorage = sqliteTable(
 
 export type StorageEntry = { key: string; value: string };
 
+// A bot may name thousands of keys at once: they travel as one JSON parameter.
+const theseKeys = (botId: number, keys?: string[]) =>
+  keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), sql`${botStorage.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
+
 /** The bot's entries, all or those with these keys (keys it lacks are simply not returned). */
 export function listBotStorage(db: Reader, botId: number, keys?: string[]): StorageEntry[] {
-  const where = keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), inArray(botStorage.key, keys));
   if (keys !== undefined && keys.length === 0) return [];
-  return db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(where).orderBy(asc(botStorage.key)).all();
+  return db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(theseKeys(botId, keys)).orderBy(asc(botStorage.key)).all();
 }
 
 /**
@@ -31,20 +34,20 @@ export function listBotStorage(db: Reader, botId: number, keys?: string[]): Stor
  */
 export function botStorageSize(db: Reader, botId: number, keys?: string[]): number {
   if (keys !== undefined && keys.length === 0) return 0;
-  const where = keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), inArray(botStorage.key, keys));
-  const row = db.select({ size: sql<number | null>`sum(length(${botStorage.key}) + length(${botStorage.value}))` }).from(botStorage).where(where).get();
+  const row = db.select({ size: sql<number | null>`sum(length(${botStorage.key}) + length(${botStorage.value}))` }).from(botStorage).where(theseKeys(botId, keys)).get();
   return row?.size ?? 0;
 }
 
+/** Stores the entries, replacing what the keys held: one statement however many. */
 export function putBotStorage(tx: Tx, botId: number, entries: StorageEntry[]) {
-  for (const { key, value } of entries) {
-    tx.insert(botStorage).values({ botId, key, value }).onConflictDoUpdate({ target: [botStorage.botId, botStorage.key], set: { value } }).run();
-  }
+  if (entries.length === 0) return;
+  tx.run(sql`INSERT INTO bot_storage (bot_id, key, value)
+    SELECT ${botId}, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(entries.map(({ key, value }) => [key, value]))}) WHERE true
+    ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value`);
 }
 
 /** Removes these keys, or everything the bot stored when `keys` is undefined. */
 export function deleteBotStorage(tx: Tx, botId: number, keys?: string[]) {
   if (keys !== undefined && keys.length === 0) return;
-  const where = keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), inArray(botStorage.key, keys));
-  tx.delete(botStorage).where(where).run();
+  tx.delete(botStorage).where(theseKeys(botId, keys)).run();
 }

@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
 import { activeChannelIdsOfUser, channels } from "./channels";
-import { Flag, type Message, messageFlags, readMarks } from "./messages";
+import { Flag, type Message, messageFlags, messages, readMarks } from "./messages";
 import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
@@ -163,29 +163,34 @@ export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<nu
   return new Map(rows.map((row) => [row.message_id, row.flags]));
 }
 
-/** Stores a message's bits for a user: a row only while some bit is set. */
-export function writeBits(tx: Tx, userId: number, message: MessageKey, bits: number) {
-  if (bits === 0) {
-    tx.delete(messageFlags)
-      .where(and(eq(messageFlags.userId, userId), eq(messageFlags.messageId, message.id)))
-      .run();
-    return;
+/** Stores a user's bits for messages (a row only while some bit is set): two statements however many. */
+export function storeBits(tx: Tx, userId: number, changes: Array<{ message: MessageKey; bits: number }>) {
+  storeBitsOfUsers(tx, changes.map((change) => ({ userId, ...change })));
+}
+
+/** storeBits for several users' messages at once. */
+export function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
+  const cleared = changes.filter((change) => change.bits === 0).map((change) => [change.userId, change.message.id]);
+  const kept = changes.filter((change) => change.bits !== 0).map(({ userId, message, bits }) => [userId, message.id, message.recipientId, bits]);
+  if (cleared.length > 0) {
+    tx.run(sql`DELETE FROM message_flags WHERE (user_id, message_id) IN
+      (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(cleared)}))`);
   }
-  tx.insert(messageFlags)
-    .values({ userId, messageId: message.id, recipientId: message.recipientId, flags: bits })
-    .onConflictDoUpdate({ target: [messageFlags.userId, messageFlags.messageId], set: { flags: bits } })
-    .run();
+  if (kept.length === 0) return;
+  tx.run(sql`INSERT INTO message_flags (user_id, message_id, recipient_id, flags)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+    FROM json_each(${JSON.stringify(kept)}) WHERE true
+    ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`);
 }
 
 /** Clears bits on a user's rows matching `where`, deleting rows left without flags. */
 export function clearBits(tx: Tx, userId: number, bits: number, where?: SQL) {
-  const mine = and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where);
   tx.update(messageFlags)
     .set({ flags: sql`${messageFlags.flags} & ${~bits}` })
-    .where(mine)
+    .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where))
     .run();
   tx.delete(messageFlags)
-    .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0)))
+    .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0), where))
     .run();
 }
 
@@ -241,9 +246,9 @@ export function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<numb
     const mark = marksOf(tx, userId, [recipientId]).get(recipientId) ?? 0;
     const [row] = tx.all<{ first_unread: number | null; newest: number | null }>(sql`
       SELECT
-        (SELECT min(m.id) FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
-           AND m.id NOT IN (SELECT f.message_id FROM message_flags f
-                            WHERE f.user_id = ${userId} AND f.recipient_id = ${recipientId} AND (f.flags & ${Flag.READ}) != 0)) AS first_unread,
+        (SELECT m.id FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
+           AND NOT EXISTS (SELECT 1 FROM message_flags f WHERE f.user_id = ${userId} AND f.message_id = m.id AND (f.flags & ${Flag.READ}) != 0)
+           ORDER BY m.id LIMIT 1) AS first_unread,
         (SELECT max(id) FROM messages WHERE recipient_id = ${recipientId}) AS newest`);
     const upTo = row?.first_unread != null ? row.first_unread - 1 : (row?.newest ?? mark);
     if (upTo <= mark) continue;
@@ -253,21 +258,34 @@ export function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<numb
 }
 
 /**
- * The user's unread messages as an SQL subquery of IDs: above the mark in each conversation
- * they can have unread messages in, or marked unread by hand, and not marked read by hand.
+ * Whether a row of `messages` is unread for the user, by the same rules as isRead, as a
+ * condition SQLite evaluates row by row (a few index lookups each): a query walking messages
+ * in ID order stops once it has enough, where building the set of every unread message first
+ * took as long as the user has unread messages.
  */
-export function unreadIdsSql(userId: number): SQL {
-  return sql`SELECT id FROM (
-      SELECT m.id AS id FROM (
+export function unreadSql(userId: number): SQL {
+  const bits = sql`coalesce((SELECT flags FROM message_flags WHERE user_id = ${userId} AND message_id = ${messages.id}), 0)`;
+  const inConversation = sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
+    OR ${messages.channelId} IN (SELECT channel_id FROM subscriptions WHERE user_id = ${userId} AND active = 1))`;
+  const aboveMark = sql`${messages.id} > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = ${messages.recipientId}), 0)`;
+  return sql`(CASE ${bits} & ${Flag.READ | Flag.UNREAD} WHEN 0 THEN ${inConversation} AND ${aboveMark} WHEN ${Flag.UNREAD} THEN 1 ELSE 0 END)`;
+}
+
+/**
+ * The lowest message ID that can be unread for the user: one above the lowest read mark of
+ * their conversations, or the lowest marked unread by hand; past every message when neither.
+ */
+export function lowestPossiblyUnreadId(db: Reader, userId: number): number {
+  const [row] = db.all<{ low: number | null }>(sql`SELECT min(low) AS low FROM (
+      SELECT coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = t.rid), 0) + 1 AS low FROM (
           SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
           UNION ALL
           SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
         ) t
-        JOIN messages m ON m.recipient_id = t.rid
-          AND m.id > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = t.rid), 0)
-      UNION
-      SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.UNREAD}) != 0
-    ) WHERE id NOT IN (SELECT message_id FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.READ}) != 0)`;
+      UNION ALL
+      SELECT min(message_id) FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.UNREAD}) != 0
+    )`);
+  return row?.low ?? maxMessageId(db) + 1;
 }
 
 /** An unread message with what unread listings need. */
@@ -281,13 +299,16 @@ export interface UnreadRow {
   bits: number;
 }
 
-/** The user's newest unread messages (optionally only those matching `where` on `messages m`), newest first. */
-export function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number } = {}): UnreadRow[] {
+/**
+ * The user's unread messages (optionally only those matching `where`, a condition on
+ * `messages`), newest first, or oldest first with `oldestFirst`.
+ */
+export function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number; oldestFirst?: boolean } = {}): UnreadRow[] {
   const rows = db.all<{ id: number; recipient_id: number; channel_id: number | null; topic: string; topic_key: string; sender_id: number; bits: number | null }>(sql`
-    SELECT m.id, m.recipient_id, m.channel_id, m.topic, m.topic_key, m.sender_id, f.flags AS bits
-    FROM messages m LEFT JOIN message_flags f ON f.user_id = ${userId} AND f.message_id = m.id
-    WHERE m.id IN (${unreadIdsSql(userId)}) ${options.where ? sql`AND ${options.where}` : sql``}
-    ORDER BY m.id DESC ${options.limit !== undefined ? sql`LIMIT ${options.limit}` : sql``}`);
+    SELECT messages.id, messages.recipient_id, messages.channel_id, messages.topic, messages.topic_key, messages.sender_id, f.flags AS bits
+    FROM messages LEFT JOIN message_flags f ON f.user_id = ${userId} AND f.message_id = messages.id
+    WHERE ${unreadSql(userId)} ${options.where ? sql`AND ${options.where}` : sql``}
+    ORDER BY messages.id ${options.oldestFirst ? sql`ASC` : sql`DESC`} ${options.limit !== undefined ? sql`LIMIT ${options.limit}` : sql``}`);
   return rows.map((row) => ({
     id: row.id,
     recipientId: row.recipient_id,

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import type { Reader, SendTx, Tx } from "./types";
@@ -80,6 +80,22 @@ export const messages = sqliteTable(
 export type Message = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
 
+/** A message without its edit history, which grows with every edit and can run to megabytes. */
+export type MessageRow = Omit<Message, "editHistory">;
+const { editHistory: _editHistory, ...rowColumns } = getTableColumns(messages);
+/** The selection of a MessageRow. */
+export const MESSAGE_ROW = rowColumns;
+
+/**
+ * The message's edit_history with `entry` put first (the newest first, spec 2.3), written by
+ * SQLite as text: reading a long history into objects and writing it back took longer than
+ * the rest of an edit.
+ */
+export const withEditEntry = (entry: EditHistoryEntry) => {
+  const text = JSON.stringify(entry);
+  return sql`CASE WHEN ${messages.editHistory} IS NULL OR ${messages.editHistory} = '[]' THEN json_array(json(${text})) ELSE '[' || ${text} || ',' || substr(${messages.editHistory}, 2) END`;
+};
+
 export interface EditHistoryEntry {
   user_id: number | null;
   timestamp: number;
@@ -145,6 +161,17 @@ export const readMarks = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.recipientId] })],
 );
+
+/** MessageRows with these IDs (missing ones left out), in ID order. */
+export function messageRowsByIds(db: Reader, ids: number[]): MessageRow[] {
+  if (ids.length === 0) return [];
+  return db
+    .select(MESSAGE_ROW)
+    .from(messages)
+    .where(sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+    .orderBy(messages.id)
+    .all();
+}
 
 export const dmKeyOf = (userIds: Iterable<number>) => [...new Set(userIds)].sort((a, b) => a - b).join(",");
 

@@ -44,3 +44,40 @@ export function forgetInsertedMessages() {
   inserted = null;
   insertedCount = 0;
 }
+
+// ---- Merging the index ----
+// FTS5 keeps its index as segments and merges them inside the commit that adds one too many
+// (automerge, at 4 segments on a level, and all at once at 16, crisismerge), which made a
+// random commit take 50 to 250 ms on a busy index. While the server runs, both wait for far
+// more segments than ever pile up, and jobs/searchIndexMerge.ts merges in small steps between
+// requests instead.
+
+/** FTS5's defaults: merge some at this many segments on one level, all of them at the second. */
+const AUTOMATIC_MERGE_SEGMENTS = 4;
+const CRISIS_MERGE_SEGMENTS = 16;
+/**
+ * Segments on one level before a commit merges them while the server merges in the
+ * background: a backstop for a long stretch without a pause to merge in.
+ */
+const BACKGROUND_CRISIS_SEGMENTS = 256;
+/** Pages one step merges: a few milliseconds. */
+const MERGE_STEP_PAGES = 16;
+
+const setAutomerge = rawStatement<never, [number]>("INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', ?)");
+const setCrisismerge = rawStatement<never, [number]>("INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', ?)");
+const mergeStep = rawStatement<never, [number]>("INSERT INTO messages_fts (messages_fts, rank) VALUES ('merge', ?)");
+const totalChanges = rawStatement<{ n: number }, []>("SELECT total_changes() AS n");
+
+/** Whether commits merge the index themselves (FTS5's way) or leave it to mergeIndexStep. */
+export function mergeIndexOnCommit(on: boolean) {
+  setAutomerge().run(on ? AUTOMATIC_MERGE_SEGMENTS : 0);
+  setCrisismerge().run(on ? CRISIS_MERGE_SEGMENTS : BACKGROUND_CRISIS_SEGMENTS);
+}
+
+/** One step of merging the index, inside a write transaction; false when nothing was left to merge. */
+export function mergeIndexStep(): boolean {
+  const before = totalChanges().get()!.n;
+  mergeStep().run(MERGE_STEP_PAGES);
+  // The command itself counts as one change; merging writes more.
+  return totalChanges().get()!.n - before > 1;
+}

@@ -223,6 +223,15 @@ function accessQueue(queueId: string, userId: number): EventQueue {
 }
 
 /**
+ * Whether the user has an event queue, so an event for them would be kept. Asked inside a
+ * transaction, this holds until its events are published: that happens synchronously right
+ * after COMMIT, on this thread, with nothing in between that could register a queue.
+ */
+export function hasEventQueue(userId: number): boolean {
+  return queuesByUser.has(userId);
+}
+
+/**
  * A deactivated account's queues end at once, after the COMMIT that deactivated it: a parked
  * long-poll is answered BAD_EVENT_QUEUE_ID, and re-registering then fails authentication.
  */

@@ -37,6 +37,12 @@ export function ignoredParameters(request: Request, accepted: object | undefined
   return sent.filter((name) => !kept(name));
 }
 
+/** ignored_parameters_unsupported as a field of an answer, when there are any (for routes that answer with a Response). */
+export function ignoredFields(request: Request, accepted: object | undefined, params?: object): { ignored_parameters_unsupported?: string[] } {
+  const ignored = ignoredParameters(request, accepted, params);
+  return ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {};
+}
+
 function jsonError(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,

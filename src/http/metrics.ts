@@ -106,6 +106,36 @@ export function writeRequestMetrics(out: Exposition) {
   }
 }
 
+/**
+ * How late the event loop was, sampled by a timer (jobs/eventLoopLag.ts): everything the server
+ * does runs on it, so a late tick is a time every request had to wait. Buckets in seconds.
+ */
+const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+const lag = { buckets: [...LAG_BUCKETS, Infinity].map(() => 0), count: 0, seconds: 0 };
+
+/** One sample: how much later than due the monitor's timer ran. */
+export function recordEventLoopLag(seconds: number) {
+  let bucket = 0;
+  while (bucket < LAG_BUCKETS.length && seconds > LAG_BUCKETS[bucket]) bucket++;
+  lag.buckets[bucket]++;
+  lag.count++;
+  lag.seconds += seconds;
+}
+
+/** The event loop lag histogram, added to an exposition (nothing while the monitor is off). */
+export function writeEventLoopMetrics(out: Exposition) {
+  if (lag.count === 0) return;
+  out.metric("parley_event_loop_lag_seconds", "histogram", "How late the event loop ran a timer due every PARLEY_EVENT_LOOP_SAMPLE_MS: time every request waited.");
+  let cumulative = 0;
+  LAG_BUCKETS.forEach((bound, i) => {
+    cumulative += lag.buckets[i];
+    out.sample("parley_event_loop_lag_seconds_bucket", cumulative, { le: String(bound) });
+  });
+  out.sample("parley_event_loop_lag_seconds_bucket", lag.count, { le: "+Inf" });
+  out.sample("parley_event_loop_lag_seconds_sum", lag.seconds);
+  out.sample("parley_event_loop_lag_seconds_count", lag.count);
+}
+
 /** The content type of the text format. */
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 

@@ -1,11 +1,14 @@
 import type { Config } from "../config";
 import { startScheduledBackups } from "./backups";
+import { startBackgroundCheckpoints } from "./checkpoints";
+import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
+import { startSearchIndexMerging } from "./searchIndexMerge";
 import { startSessionExpiry } from "./sessionExpiry";
 
 /**
@@ -22,6 +25,9 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
   stops.push(startScheduledBackups(config));
+  stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
+  stops.push(startBackgroundCheckpoints());
+  stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

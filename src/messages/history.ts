@@ -1,15 +1,17 @@
-import { and, min, type SQL, sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { realmLinkifiers } from "../db/linkifiers";
 import { type Message, messages } from "../db/messages";
-import { type MessageKey, stateOf, isRead, wasReceived, unreadIdsSql } from "../db/messageState";
+import { isRead, lowestPossiblyUnreadId, type MessageKey, maxMessageId, stateOf, unreadSql, wasReceived } from "../db/messageState";
+import { readInSlices, Stride } from "../db/slices";
+import { read } from "../db/transaction";
 import { getRealm, type Realm, realmHost } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { apiFlags, type ApiMessage, messageToApi, messageViewerIn } from "../shapes/messages";
 import type { NarrowTerm } from "./narrow";
-import { matching, narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
+import { type IdRange, matching, narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
 import { loadMessageParts, messagesByIds } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
 import { lazyChannelViewer } from "../access/messageReading";
@@ -39,13 +41,16 @@ export interface RangeRequest {
   includeAnchor: boolean;
 }
 
-/** The anchor as a message ID: "oldest" 0, "newest" and beyond the largest ID LARGER_THAN_MAX_MESSAGE_ID. */
-export function resolveAnchor(db: Reader, anchor: Anchor, where: SQL, userId: number): number {
+/** The anchor as a message ID: "oldest" 0, "newest" and beyond the largest ID LARGER_THAN_MAX_MESSAGE_ID, "first_unread" found by a walk. */
+export async function resolveAnchor(user: User, query: NarrowQuery, anchor: Anchor): Promise<number> {
   if (anchor === "oldest") return 0;
   if (anchor === "newest") return LARGER_THAN_MAX_MESSAGE_ID;
   if (anchor === "first_unread") {
-    const row = db.select({ id: min(messages.id) }).from(messages).where(and(where, sql`${messages.id} IN (${unreadIdsSql(userId)})`)).get();
-    return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+    // Nothing at or below the lowest read mark of the user's conversations can be unread, unless marked so by hand.
+    const start = read((db) => lowestPossiblyUnreadId(db, user.id));
+    const unread = { ...query, where: (range: IdRange) => and(query.where(range), unreadSql(user.id))! };
+    const [first] = await walkSide(unread, start - 1, "after", 1);
+    return first ?? LARGER_THAN_MAX_MESSAGE_ID;
   }
   return Math.min(Math.max(anchor, 0), LARGER_THAN_MAX_MESSAGE_ID);
 }
@@ -59,7 +64,8 @@ export function parseAnchor(raw: string): Anchor {
 }
 
 export interface Window {
-  rows: Message[];
+  /** The messages' IDs, in order. */
+  ids: number[];
   anchor: number;
   found_anchor: boolean;
   found_newest: boolean;
@@ -68,32 +74,67 @@ export interface Window {
 
 /**
  * Up to numBefore messages before the anchor, the anchor itself, up to numAfter after it.
- * Each side fetches one more row than it returns, so found_oldest/found_newest are exact.
+ * Each side looks for one more than it returns, so found_oldest/found_newest are exact.
  */
-export function fetchWindow(db: Reader, query: Pick<NarrowQuery, "where" | "match">, anchor: number, range: RangeRequest): Window {
+export async function fetchWindow(query: NarrowQuery, anchor: number, range: RangeRequest): Promise<Window> {
   const toLeft = anchor === 0;
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-  const side = (before: boolean, limit: number) => {
-    const [comparison, order] = before ? [sql`<`, sql`DESC`] : [sql`>`, sql`ASC`];
-    // A search walks the full-text index from the anchor outwards and stops at `limit` hits,
-    // rather than collecting every message with the word first.
-    const statement = query.match
-      ? sql`SELECT messages.id AS id FROM messages_fts CROSS JOIN messages ON messages.id = messages_fts.rowid
-            WHERE messages_fts MATCH ${query.match} AND messages_fts.rowid ${comparison} ${anchor} AND ${query.where}
-            ORDER BY messages_fts.rowid ${order} LIMIT ${limit}`
-      : sql`SELECT id FROM messages WHERE ${query.where} AND id ${comparison} ${anchor} ORDER BY id ${order} LIMIT ${limit}`;
-    return db.all<{ id: number }>(statement).map((row) => row.id);
-  };
-  const before = toLeft ? [] : side(true, range.numBefore + 1);
-  const after = toRight ? [] : side(false, range.numAfter + 1);
-  const at = range.includeAnchor && !toLeft && !toRight ? db.all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matching(query)} AND id = ${anchor}`) : [];
+  const before = toLeft ? [] : await walkSide(query, anchor, "before", range.numBefore + 1);
+  const after = toRight ? [] : await walkSide(query, anchor, "after", range.numAfter + 1);
+  const at = range.includeAnchor && !toLeft && !toRight ? read((db) => matchingIds(db, query, [anchor])) : [];
   return {
-    rows: messagesByIds([...before.slice(0, range.numBefore), ...at.map((row) => row.id), ...after.slice(0, range.numAfter)]),
+    ids: [...before.slice(0, range.numBefore).reverse(), ...at, ...after.slice(0, range.numAfter)],
     anchor,
     found_anchor: at.length > 0,
     found_oldest: before.length <= range.numBefore,
     found_newest: after.length <= range.numAfter,
   };
+}
+
+/** Which of these message IDs (in ascending order) match the narrow, in one query. */
+export function matchingIds(db: Reader, query: NarrowQuery, ascending: number[]): number[] {
+  if (ascending.length === 0) return [];
+  const range = { from: ascending[0], to: ascending[ascending.length - 1] + 1 };
+  return db
+    .all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matching(query, range)} AND id IN (SELECT value FROM json_each(${JSON.stringify(ascending)})) ORDER BY id`)
+    .map((row) => row.id);
+}
+
+/**
+ * Up to `limit` IDs of messages matching the narrow, nearest the anchor first, on one side of
+ * it (the anchor itself excluded). History is walked in strides of IDs, each one query, in
+ * slices: however rarely the narrow matches, no query reads much and the event loop is never
+ * held for long.
+ */
+export async function walkSide(query: NarrowQuery, anchor: number, side: "before" | "after", limit: number): Promise<number[]> {
+  const found: number[] = [];
+  const stride = new Stride();
+  let edge = anchor;
+  return readInSlices((db, slice) => {
+    const end = maxMessageId(db) + 1;
+    for (;;) {
+      const to = side === "before" ? Math.min(edge, end) : Math.min(edge + 1 + stride.ids, end);
+      const from = side === "before" ? Math.max(0, to - stride.ids) : edge + 1;
+      if (from >= to || found.length >= limit) return found;
+      const started = performance.now();
+      found.push(...idsInRange(db, query, { from, to }, side === "before" ? "DESC" : "ASC", limit - found.length));
+      stride.after(started);
+      edge = side === "before" ? from : to - 1;
+      if (slice.over) return undefined;
+    }
+  });
+}
+
+function idsInRange(db: Reader, query: NarrowQuery, range: IdRange, order: "ASC" | "DESC", limit: number): number[] {
+  const direction = sql.raw(order);
+  // A search walks the full-text index within the range and stops at `limit` hits, rather
+  // than collecting every message with the word first.
+  const statement = query.match
+    ? sql`SELECT messages.id AS id FROM messages_fts CROSS JOIN messages ON messages.id = messages_fts.rowid
+          WHERE messages_fts MATCH ${query.match} AND messages_fts.rowid >= ${range.from} AND messages_fts.rowid < ${range.to} AND ${query.where(range)}
+          ORDER BY messages_fts.rowid ${direction} LIMIT ${limit}`
+    : sql`SELECT id FROM messages WHERE ${query.where(range)} AND id >= ${range.from} AND id < ${range.to} ORDER BY id ${direction} LIMIT ${limit}`;
+  return db.all<{ id: number }>(statement).map((row) => row.id);
 }
 
 /** One reader's request: who reads, with what is needed about them fetched once. */
@@ -139,6 +180,27 @@ export function shapeMessages(context: Reading, list: Message[], query: Pick<Nar
       shaped.match_subject = highlightTopic(shaped.subject, query.search);
     }
     return shaped;
+  });
+}
+
+/** Messages shaped per step of shapeInSlices: a step takes a few milliseconds. */
+const SHAPE_STEP = 100;
+
+/**
+ * The messages with these IDs (in this order; ones deleted meanwhile left out) shaped for the
+ * caller, a step at a time, in slices: a page of thousands of messages takes a while to
+ * shape, which must not hold the event loop.
+ */
+export async function shapeInSlices(user: User, ids: number[], query: Pick<NarrowQuery, "search">, options: ClientOptions): Promise<ApiMessage[]> {
+  const shaped: ApiMessage[] = [];
+  let next = 0;
+  return readInSlices((db, slice) => {
+    const context = reading(db, user);
+    while (next < ids.length && !slice.over) {
+      shaped.push(...shapeMessages(context, messagesByIds(ids.slice(next, next + SHAPE_STEP)), query, options));
+      next += SHAPE_STEP;
+    }
+    return next >= ids.length ? shaped : undefined;
   });
 }
 

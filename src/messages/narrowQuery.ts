@@ -2,15 +2,16 @@ import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "dri
 import { type ChannelViewer, hasMetadataAccess } from "../access/channels";
 import { type Channel, channels, findChannelById, findChannelByName } from "../db/channels";
 import { findDirectRecipient, Flag, messages } from "../db/messages";
-import { channelRecipientIds, subscriptionPeriods, unreadIdsSql } from "../db/messageState";
+import { channelRecipientIds, subscriptionPeriods, unreadSql } from "../db/messageState";
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
 import { topicKeyOf, VisibilityPolicy } from "../db/userTopics";
 import { isGuest } from "../model/roles";
 import { userIdOfStandInEmail } from "../shapes/users";
 import { NO_TOPIC, RESOLVED_TOPIC_PREFIX } from "./content";
+import { badRequest } from "../http/errors";
 import { badNarrow, type NarrowTerm, type UserRef } from "./narrow";
-import { ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
+import { ftsAnyExpression, ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
 import { canReadHistory, readableSql, receivedSql } from "../access/messageReading";
 
 /**
@@ -28,9 +29,22 @@ export interface NarrowContext {
   emptyTopicDisplayName: string;
 }
 
+/** Message IDs from `from` up to (not including) `to`: the part of history one query looks at. */
+export interface IdRange {
+  from: number;
+  to: number;
+}
+
+/** Every message ID. */
+export const ALL_IDS: IdRange = { from: 0, to: Number.MAX_SAFE_INTEGER };
+
 export interface NarrowQuery {
-  /** Every term but the positive search terms, which are `match`. */
-  where: SQL;
+  /**
+   * Every term but the positive search terms (which are `match`), as a condition on the
+   * messages with IDs in `range`. Full-text lookups of excluded searches look only there, so
+   * what a query costs follows the range it is asked about, not the size of the index.
+   */
+  where(range: IdRange): SQL;
   /**
    * The positive search terms as one FTS5 MATCH expression, kept apart so that a history
    * query can walk the full-text index newest first instead of collecting every match
@@ -58,28 +72,48 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
   const terms = withConversationOf(db, context, narrow);
   const builder = new TermBuilder(db, context, terms.some((term) => term.operator === "topic" && !term.negated));
   const isMatch = (term: NarrowTerm) => term.operator === "search" && !term.negated;
+  const isExcludedSearch = (term: NarrowTerm) => term.operator === "search" && term.negated;
   const conditions = terms
-    .filter((term) => !isMatch(term))
+    .filter((term) => !isMatch(term) && !isExcludedSearch(term))
     .map((term) => {
       const condition = builder.condition(term);
       return term.negated ? not(condition) : condition;
     });
+  // Excluded searches become one full-text lookup ("none of these"), however many there are.
+  const excluded = terms.filter(isExcludedSearch).map((term) => parseSearch([term.operand as string])).filter((query) => !isEmptySearch(query));
+  const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
+  checkSearchSize([...(search ? [search] : []), ...excluded]);
   const base =
     scope === "readable"
       ? readableSql(db, context.viewer)
       : scope === "auto" && includesHistory(db, context, terms)
         ? EVERYTHING
         : receivedSql(context.viewer.user.id);
-  const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   // A search without a single word (only punctuation) matches nothing.
   if (search && isEmptySearch(search)) conditions.push(NOTHING);
   const near = terms.find((term) => term.operator === "near");
+  const where = and(base, ...conditions)!;
+  const anyExcluded = excluded.length > 0 ? ftsAnyExpression(excluded) : null;
   return {
-    where: and(base, ...conditions)!,
+    where: (range) => (anyExcluded ? and(where, not(matchesSql(anyExcluded, range)))! : where),
     match: search && !isEmptySearch(search) ? ftsExpression(search, builder.conversation) : null,
     search,
     near: near ? (near.operand as number) : null,
   };
+}
+
+/**
+ * The most words one narrow may search for (in all its search terms, quoted phrases' words
+ * included). Each word is looked up in the full-text index as a prefix, which costs about as
+ * much as the index holds messages with words that start so, in one statement that cannot be
+ * cut into slices: without a bound, a hundred common words made one query of history take
+ * hundreds of milliseconds. The reference sets none; search boxes send a few words.
+ */
+export const MAX_SEARCH_WORDS = 10;
+
+function checkSearchSize(queries: SearchQuery[]) {
+  const words = queries.reduce((sum, query) => sum + query.words.length + query.phrases.flat().length, 0);
+  if (words > MAX_SEARCH_WORDS) throw badRequest(`Too many words to search for (at most ${MAX_SEARCH_WORDS})`);
 }
 
 /** A topic a client names, as stored: "(no topic)" and the empty topic's display name mean "". */
@@ -88,11 +122,13 @@ export function requestedTopicKey(topic: string, emptyTopicDisplayName: string):
   return trimmed === NO_TOPIC || trimmed === emptyTopicDisplayName ? "" : topicKeyOf(trimmed);
 }
 
-/** Messages matching an FTS5 expression, as a condition on `messages`. */
-export const matchesSql = (match: string) => sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match})`;
+/** Messages in `range` matching an FTS5 expression, as a condition on `messages`. */
+export const matchesSql = (match: string, range: IdRange) =>
+  sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match} AND rowid >= ${range.from} AND rowid < ${range.to})`;
 
-/** The whole narrow as one condition on `messages`. */
-export const matching = (query: Pick<NarrowQuery, "where" | "match">): SQL => (query.match ? and(query.where, matchesSql(query.match))! : query.where);
+/** The whole narrow as one condition on `messages`, for the messages with IDs in `range`. */
+export const matching = (query: Pick<NarrowQuery, "where" | "match">, range: IdRange): SQL =>
+  and(sql`${messages.id} >= ${range.from} AND ${messages.id} < ${range.to}`, query.where(range), query.match ? matchesSql(query.match, range) : undefined)!;
 
 /** The reference's ok_to_include_history. */
 function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
@@ -185,7 +221,7 @@ class TermBuilder {
       case "in":
         return term.operand === "home" ? not(this.muted()) : EVERYTHING;
       case "search":
-        return this.search(term.operand);
+        throw new Error("Search terms are the query's match or its excluded searches");
       case "near":
       case "with":
         return EVERYTHING;
@@ -225,8 +261,9 @@ class TermBuilder {
     return recipient ? eq(messages.recipientId, recipient.id) : NOTHING;
   }
 
+  /** Looked up row by row: the user may have flagged many thousands of messages. */
   private flagged(bits: number): SQL {
-    return sql`${messages.id} IN (SELECT message_id FROM message_flags WHERE user_id = ${this.userId} AND (flags & ${bits}) != 0)`;
+    return sql`(coalesce((SELECT flags FROM message_flags WHERE user_id = ${this.userId} AND message_id = ${messages.id}), 0) & ${bits}) != 0`;
   }
 
   private isCondition(operand: Extract<NarrowTerm, { operator: "is" }>["operand"]): SQL {
@@ -240,7 +277,7 @@ class TermBuilder {
       case "alerted":
         return this.flagged(Flag.HAS_ALERT_WORD);
       case "unread":
-        return sql`${messages.id} IN (${unreadIdsSql(this.userId)})`;
+        return unreadSql(this.userId);
       case "resolved":
         return and(isNotNull(messages.channelId), sql`substr(${messages.topic}, 1, ${RESOLVED_TOPIC_PREFIX.length}) = ${RESOLVED_TOPIC_PREFIX}`)!;
       case "followed":
@@ -263,11 +300,5 @@ class TermBuilder {
       isNotNull(messages.channelId),
       or(sql`coalesce(${policy}, 0) = ${VisibilityPolicy.MUTED}`, and(channelMuted, sql`coalesce(${policy}, 0) NOT IN (${VisibilityPolicy.UNMUTED}, ${VisibilityPolicy.FOLLOWED})`)),
     )!;
-  }
-
-  /** Only negated search terms come here (positive ones are the query's `match`). */
-  private search(operand: string): SQL {
-    const query = parseSearch([operand]);
-    return isEmptySearch(query) ? NOTHING : matchesSql(ftsExpression(query));
   }
 }

@@ -55,6 +55,9 @@ export function ftsExpression(query: SearchQuery, recipientId?: number): string 
   return recipientId === undefined ? text : `scope : "r${recipientId}" AND ${text}`;
 }
 
+/** A MATCH expression for messages matching any of the queries (each as ftsExpression has it). */
+export const ftsAnyExpression = (queries: SearchQuery[]) => queries.map((query) => `(${ftsExpression(query)})`).join(" OR ");
+
 const ENTITY = /(&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]*);)/;
 const TAG = /(<[^>]*>)/;
 

@@ -1,6 +1,7 @@
 import { accessibleMessages, lazyChannelViewer } from "../access/messageReading";
 import type { EditHistoryEntry, Message } from "../db/messages";
 import { getRealm } from "../db/realm";
+import { Slice, workingInSlices, yieldToOthers } from "../db/slices";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -33,27 +34,32 @@ export interface EditSnapshot {
 
 export const EDIT_HISTORY_DISABLED = "Message edit history is disabled in this organization";
 
-export function getMessageEditHistory(viewer: User, messageId: number, options: { allowEmptyTopicName: boolean }): EditSnapshot[] {
-  return read((db) => {
+export async function getMessageEditHistory(viewer: User, messageId: number, options: { allowEmptyTopicName: boolean }): Promise<EditSnapshot[]> {
+  const { settings, message } = read((db) => {
     const settings = getRealm(db).settings;
-    const policy = settings.message_edit_history_visibility_policy;
-    if (policy === "none") throw badRequest(EDIT_HISTORY_DISABLED);
+    if (settings.message_edit_history_visibility_policy === "none") throw badRequest(EDIT_HISTORY_DISABLED);
     const [message] = accessibleMessages(db, lazyChannelViewer(db, viewer), [messageId]);
-    let snapshots = snapshotsOf(message);
-    if (policy === "moves") snapshots = movesOnly(snapshots, message);
-    if (message.channelId !== null && !options.allowEmptyTopicName) {
-      const shown = (topic: string) => (topic === "" ? settings.empty_topic_display_name : topic);
-      for (const snapshot of snapshots) {
-        snapshot.topic = shown(snapshot.topic);
-        if (snapshot.prev_topic !== undefined) snapshot.prev_topic = shown(snapshot.prev_topic);
-      }
-    }
-    return snapshots;
+    return { settings, message };
   });
+  let snapshots = await workingInSlices(() => snapshotsOf(message));
+  if (settings.message_edit_history_visibility_policy === "moves") snapshots = movesOnly(snapshots, message);
+  if (message.channelId !== null && !options.allowEmptyTopicName) {
+    const shown = (topic: string) => (topic === "" ? settings.empty_topic_display_name : topic);
+    for (const snapshot of snapshots) {
+      snapshot.topic = shown(snapshot.topic);
+      if (snapshot.prev_topic !== undefined) snapshot.prev_topic = shown(snapshot.prev_topic);
+    }
+  }
+  return snapshots;
 }
 
-/** Every snapshot, oldest first: the original, then one per stored edit. */
-function snapshotsOf(message: Message): EditSnapshot[] {
+/**
+ * Every snapshot, oldest first: the original, then one per stored edit. Diffing each version
+ * against the next takes a while for a message edited hundreds of times, so the event loop
+ * serves others between slices of it (db/slices.ts).
+ */
+async function snapshotsOf(message: Message): Promise<EditSnapshot[]> {
+  let slice = new Slice();
   // The message after the edit being looked at, walking from the newest edit back.
   let content = message.content;
   let renderedContent = message.renderedContent;
@@ -77,6 +83,10 @@ function snapshotsOf(message: Message): EditSnapshot[] {
       renderedContent = entry.prev_rendered_content;
     }
     newestFirst.push(snapshot);
+    if (slice.over) {
+      await yieldToOthers();
+      slice = new Slice();
+    }
   }
   newestFirst.push({ topic, content, rendered_content: renderedContent, user_id: message.senderId, timestamp: message.dateSent });
   return newestFirst.reverse();

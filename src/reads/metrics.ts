@@ -5,7 +5,7 @@ import { countPendingOutbox } from "../db/outbox";
 import { databaseFilePath } from "../db/serverStatus";
 import { messagesCommittedSinceStart, read } from "../db/transaction";
 import { queueFigures } from "../events/registry";
-import { Exposition, writeRequestMetrics } from "../http/metrics";
+import { Exposition, writeEventLoopMetrics, writeRequestMetrics } from "../http/metrics";
 import { SERVER_VERSION } from "../version";
 
 /**
@@ -30,6 +30,7 @@ export function getMetricsText(): string {
   out.single("parley_up", "gauge", "1 while the server answers.", 1);
   out.metric("parley_build_info", "gauge", "The running version, as a label; the value is always 1.").sample("parley_build_info", 1, { version: SERVER_VERSION });
   writeRequestMetrics(out);
+  writeEventLoopMetrics(out);
   out.single("parley_event_queues", "gauge", "Event queues registered by clients and not yet expired.", queues.queues);
   out.single("parley_event_queue_polls", "gauge", "Long-polls waiting for events now.", queues.clients_polling);
   out.single("parley_events_pending", "gauge", "Events held in queues, not yet acknowledged by their clients.", queues.events_pending);

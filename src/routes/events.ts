@@ -49,11 +49,11 @@ export const eventRoutes = new Elysia()
   .use(authentication)
   .post(
     "/register",
-    ({ request, server, set, body }) => {
+    async ({ request, server, set, body }) => {
       const context = { request, server, set };
       const caller = checkedCredentials(context, () => callerOrSpectator(request));
       limitRegistration(context, caller);
-      return success(register(caller, body));
+      return success(await register(caller, body));
     },
     { body: RegisterParams },
   )

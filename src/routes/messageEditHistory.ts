@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { authentication } from "../http/auth";
-import { success } from "../http/errors";
+import { ignoredFields } from "../http/conventions";
+import { successWithLongList } from "../http/longAnswer";
 import { getMessageEditHistory } from "../reads/messageEditHistory";
 
 /** GET /messages/{message_id}/history (reference: get-message-history). */
@@ -8,8 +9,10 @@ export const messageEditHistoryRoutes = new Elysia()
   .use(authentication)
   .get(
     "/messages/:message_id/history",
-    ({ user, params, query }) =>
-      success({ message_history: getMessageEditHistory(user, params.message_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
+    async ({ user, params, query, request }) => {
+      const history = await getMessageEditHistory(user, params.message_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false });
+      return successWithLongList(ignoredFields(request, query, params), "message_history", history);
+    },
     {
       auth: true,
       params: t.Object({ message_id: t.Numeric({ minimum: 0, multipleOf: 1 }) }),

@@ -25,9 +25,9 @@ export const messageEditRoutes = new Elysia()
   .use(authentication)
   .patch(
     "/messages/:message_id",
-    ({ user, params, body }) =>
+    async ({ user, params, body }) =>
       success(
-        editMessage(user, params.message_id, {
+        await editMessage(user, params.message_id, {
           content: body.content,
           topic: body.topic ?? body.subject,
           streamId: body.stream_id,

@@ -3,7 +3,9 @@ import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags }
 import { updateFlagsForNarrow } from "../actions/messageFlagsNarrow";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
+import { ignoredFields } from "../http/conventions";
 import { jsonEncoded } from "../http/jsonText";
+import { successWithLongList } from "../http/longAnswer";
 import { parseAnchor } from "../messages/history";
 import { parseNarrowParameter } from "../messages/narrow";
 import { getMessageMatches, getMessageRange, getMessagesById, getSingleMessage } from "../reads/messages";
@@ -26,19 +28,21 @@ export const messageHistoryRoutes = new Elysia()
   .use(authentication)
   .get(
     "/messages",
-    ({ user, query }) => {
+    async ({ user, query, request }) => {
       const narrow = parseNarrowParameter(query.narrow);
       const options = { applyMarkdown: query.apply_markdown ?? true, clientGravatar: query.client_gravatar ?? true, allowEmptyTopicName: query.allow_empty_topic_name ?? false };
       if (query.message_ids !== undefined) {
         const combined = RANGE_PARAMETERS.filter((name) => query[name] !== undefined);
         if (combined.length > 0) throw badRequest(`Unsupported parameter combination: message_ids, ${combined.join(", ")}`);
-        return success(getMessagesById(user, narrow, query.message_ids, options));
+        const { messages, ...rest } = await getMessagesById(user, narrow, query.message_ids, options);
+        return successWithLongList({ ...rest, ...ignoredFields(request, query) }, "messages", messages);
       }
       if (query.num_before === undefined) throw badRequest("Missing 'num_before' argument");
       if (query.num_after === undefined) throw badRequest("Missing 'num_after' argument");
       const anchor = query.use_first_unread_anchor ? "first_unread" : query.anchor === undefined ? undefined : parseAnchor(query.anchor);
       const range = { anchor, numBefore: query.num_before, numAfter: query.num_after, includeAnchor: query.include_anchor ?? true };
-      return success(getMessageRange(user, narrow, range, options));
+      const { messages, ...rest } = await getMessageRange(user, narrow, range, options);
+      return successWithLongList({ ...rest, ...ignoredFields(request, query) }, "messages", messages);
     },
     {
       auth: true,
@@ -58,7 +62,7 @@ export const messageHistoryRoutes = new Elysia()
   )
   .get(
     "/messages/matches_narrow",
-    ({ user, query }) => success({ messages: getMessageMatches(user, query.msg_ids, parseNarrowParameter(query.narrow)) }),
+    async ({ user, query }) => success({ messages: await getMessageMatches(user, query.msg_ids, parseNarrowParameter(query.narrow)) }),
     { auth: true, query: t.Object({ msg_ids: MessageIds, narrow: Narrow }) },
   )
   .get(
@@ -79,8 +83,8 @@ export const messageHistoryRoutes = new Elysia()
   )
   .post(
     "/messages/flags",
-    ({ user, body }) => {
-      const result = updateMessageFlags(user, body.messages, body.op, body.flag);
+    async ({ user, body }) => {
+      const result = await updateMessageFlags(user, body.messages, body.op, body.flag);
       const removingRead = body.flag === "read" && body.op === "remove";
       return success({ messages: body.messages, ...(removingRead ? { ignored_because_not_subscribed_channels: result.ignoredChannels } : {}) });
     },
@@ -88,9 +92,9 @@ export const messageHistoryRoutes = new Elysia()
   )
   .post(
     "/messages/flags/narrow",
-    ({ user, body }) =>
+    async ({ user, body }) =>
       success(
-        updateFlagsForNarrow(user, {
+        await updateFlagsForNarrow(user, {
           anchor: parseAnchor(body.anchor),
           includeAnchor: body.include_anchor ?? true,
           numBefore: body.num_before,
@@ -115,24 +119,21 @@ export const messageHistoryRoutes = new Elysia()
   )
   .post(
     "/mark_all_as_read",
-    ({ user }) => {
-      markAllAsRead(user);
-      return success({ complete: true });
-    },
+    async ({ user }) => success(await markAllAsRead(user)),
     { auth: true, body: t.Object({}) },
   )
   .post(
     "/mark_stream_as_read",
-    ({ user, body }) => {
-      markChannelAsRead(user, body.stream_id);
+    async ({ user, body }) => {
+      await markChannelAsRead(user, body.stream_id);
       return success();
     },
     { auth: true, body: t.Object({ stream_id: t.Numeric({ multipleOf: 1 }) }) },
   )
   .post(
     "/mark_topic_as_read",
-    ({ user, body }) => {
-      markTopicAsRead(user, body.stream_id, body.topic_name);
+    async ({ user, body }) => {
+      await markTopicAsRead(user, body.stream_id, body.topic_name);
       return success();
     },
     { auth: true, body: t.Object({ stream_id: t.Numeric({ multipleOf: 1 }), topic_name: t.String({ maxLength: 1_000 }) }) },

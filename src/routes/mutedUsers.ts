@@ -9,8 +9,8 @@ export const mutedUserRoutes = new Elysia()
   .use(authentication)
   .post(
     "/users/me/muted_users/:muted_user_id",
-    ({ user, params }) => {
-      muteUser(user, params.muted_user_id);
+    async ({ user, params }) => {
+      await muteUser(user, params.muted_user_id);
       return success();
     },
     { auth: true, params: MutedUserParams, body: t.Object({}) },

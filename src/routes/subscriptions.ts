@@ -64,11 +64,11 @@ export const subscriptionRoutes = new Elysia()
   )
   .post(
     "/users/me/subscriptions",
-    ({ user, body }) => {
+    async ({ user, body }) => {
       const groupSettings: Partial<Record<ChannelGroupSettingName, GroupSettingValue>> = {};
       for (const name of CHANNEL_GROUP_SETTING_NAMES) if (body[name] !== undefined) groupSettings[name] = body[name];
       return success(
-        subscribeUsers(user, {
+        await subscribeUsers(user, {
           subscriptions: body.subscriptions,
           principals: principalsValue(body.principals),
           authorizationErrorsFatal: body.authorization_errors_fatal ?? true,
@@ -102,7 +102,7 @@ export const subscriptionRoutes = new Elysia()
   )
   .delete(
     "/users/me/subscriptions",
-    ({ user, body }) => success(unsubscribeUsers(user, body.subscriptions, principalsValue(body.principals))),
+    async ({ user, body }) => success(await unsubscribeUsers(user, body.subscriptions, principalsValue(body.principals))),
     {
       auth: true,
       body: t.Object({ subscriptions: t.ArrayString(t.String({ maxLength: 1000 })), principals: t.Optional(PrincipalsParam) }),
@@ -110,8 +110,8 @@ export const subscriptionRoutes = new Elysia()
   )
   .post(
     "/users/me/subscriptions/properties",
-    ({ user, body }) => {
-      updateSubscriptionProperties(user, body.subscription_data);
+    async ({ user, body }) => {
+      await updateSubscriptionProperties(user, body.subscription_data);
       return success();
     },
     {

@@ -76,7 +76,7 @@ export const uploadRoutes = new Elysia()
     "/user_uploads",
     async ({ user, body }) => {
       const file = theOneFile(filesIn(body));
-      return success(uploadFile(user, { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) }));
+      return success(await uploadFile(user, { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) }));
     },
     { auth: true, limit: "uploads" },
   )

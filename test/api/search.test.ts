@@ -101,6 +101,22 @@ describe("hostile input", () => {
     expect(idsOf(await search(org.member2, "deployed:production"))).toEqual([m.deploy]);
   });
 
+  test("at most ten words to search for, in all the search terms together", async () => {
+    const page = (narrow: unknown[]) => org.member2.api.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow });
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`);
+    expect((await page([{ operator: "search", operand: words(10).join(" ") }])).status).toBe(200);
+    const refusals = [
+      [{ operator: "search", operand: words(11).join(" ") }],
+      [{ operator: "search", operand: `"${words(6).join(" ")}"` }, { operator: "search", operand: words(5).join(" "), negated: true }],
+      words(11).map((word) => ({ operator: "search", operand: word, negated: true })),
+    ];
+    for (const narrow of refusals) {
+      const response = await page(narrow);
+      expectError(response, "BAD_REQUEST");
+      expect(response.body.msg).toBe("Too many words to search for (at most 10)");
+    }
+  });
+
   test("an empty search operand is refused", async () => {
     expectError(await org.member2.api.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "search", operand: "" }] }), "BAD_REQUEST");
   });

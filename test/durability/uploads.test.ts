@@ -46,7 +46,7 @@ useFileStoreIn(${JSON.stringify(dir)});
 for (let i = 0; ; i++) {
   const bytes = new Uint8Array(8 * 1024 * 1024).fill(i % 251);
   bytes.set(crypto.getRandomValues(new Uint8Array(64)));
-  storeFileBytes(bytes);
+  await storeFileBytes(bytes);
 }
 `,
   );

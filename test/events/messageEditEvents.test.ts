@@ -89,6 +89,27 @@ describe("update_message", () => {
     expect(await received(queues, org.admin)).toHaveLength(1);
   });
 
+  test("a move of more messages than one step takes: one event per step, oldest first, the chosen message in the last; one notice after it", async () => {
+    const room = await channel(org.member, [org.member, org.member2]);
+    const ids: number[] = [];
+    // Two steps of 50 (actions/editMessage.ts MOVE_STEP) and a last one with the chosen message.
+    for (let i = 0; i < 120; i++) ids.push(await post(org.member, room.name, "long topic", `message ${i}`));
+    const chosen = ids[60];
+    const queues = await listen([org.member2]);
+    const messages = (await register(org.member2, { event_types: ["message"] })).queue_id;
+    ok(await edit(org.admin, chosen, { topic: "moved on", propagate_mode: "change_all" }));
+    const events = await received(queues, org.member2);
+    const others = ids.filter((id) => id !== chosen);
+    expect(events.map((event) => event.message_ids)).toEqual([others.slice(0, 50), others.slice(50, 100), [chosen, ...others.slice(100)]]);
+    expect(events.map((event) => event.message_id)).toEqual([others[0], others[50], chosen]);
+    for (const event of events) expect(event).toMatchObject({ propagate_mode: "change_all", orig_subject: "long topic", subject: "moved on" });
+    // The notice counts the whole move, and comes once everything has moved.
+    const notices = await pendingOf(org.member2, messages, ["message"]);
+    expect(notices.map((event) => (event.message as { content: string }).content)).toEqual([expect.stringContaining("This topic was moved here")]);
+    const topics = queryServer<{ topic: string; n: number }>(org.server, "SELECT topic, count(*) AS n FROM messages WHERE channel_id = ? AND topic IN ('long topic', 'moved on') GROUP BY topic", room.id);
+    expect(topics).toEqual([{ topic: "moved on", n: 121 }]);
+  });
+
   test("clients without empty_topic_name see the display name for the empty topic", async () => {
     const room = await channel(org.member, [org.member]);
     const id = await post(org.member, room.name, "named");

@@ -1,4 +1,6 @@
 import type { Realm } from "../../db/realm";
+import { Slice, workingInSlices, yieldToOthers } from "../../db/slices";
+import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import type { QueueSpec } from "../spec";
@@ -45,10 +47,12 @@ export type Fields = Record<string, unknown>;
 /**
  * `unless`: another section that replaces this one when the request names it; with
  * fetch_event_types omitted both come, as in the reference (muted_topics beside user_topic).
+ * A section too large to build within one slice of time reads in slices of its own (buildInSlices).
  */
 type Section =
   | { spectators: true; build: (db: Reader, context: StateContext) => Fields; unless?: string }
-  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields; unless?: string };
+  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields; unless?: string }
+  | { spectators: false; buildInSlices: (context: UserStateContext) => Promise<Fields>; unless?: string };
 
 const SECTIONS: Record<string, Section> = {
   realm: { spectators: true, build: realmState },
@@ -67,7 +71,7 @@ const SECTIONS: Record<string, Section> = {
   message: { spectators: false, build: maxMessageIdState },
   recent_private_conversations: { spectators: false, build: recentPrivateConversationsState },
   user_topic: { spectators: false, build: userTopicsState },
-  update_message_flags: { spectators: false, build: unreadMsgsState },
+  update_message_flags: { spectators: false, buildInSlices: unreadMsgsState },
   starred_messages: { spectators: false, build: starredMessagesState },
   realm_linkifiers: { spectators: true, build: realmLinkifiersState },
   realm_emoji: { spectators: true, build: realmEmojiState },
@@ -92,14 +96,42 @@ const SECTIONS: Record<string, Section> = {
   realm_billing: { spectators: false, build: absent.realmBillingState },
 };
 
-/** The sections asked for (null: all); names this server does not know are ignored. */
-export function buildState(db: Reader, context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Fields {
+/**
+ * The sections asked for (null: all); names this server does not know are ignored. Sections
+ * are read a slice at a time (db/slices.ts): as many as fit in one read transaction, then the
+ * event loop serves others. A section may so be read a little after another; since register
+ * makes the queue first, a change in between is at worst both in the state and in the queue.
+ */
+export function buildState(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+  return workingInSlices(() => build(context, fetchEventTypes));
+}
+
+async function build(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+  const chosen = Object.entries(SECTIONS)
+    .filter(([name, section]) => {
+      if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) return false;
+      if (section.unless !== undefined && fetchEventTypes !== null && fetchEventTypes.includes(section.unless)) return false;
+      return section.spectators || "viewer" in context;
+    })
+    .map(([, section]) => section);
   const state: Fields = {};
-  for (const [name, section] of Object.entries(SECTIONS)) {
-    if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) continue;
-    if (section.unless !== undefined && fetchEventTypes !== null && fetchEventTypes.includes(section.unless)) continue;
-    if (section.spectators) Object.assign(state, section.build(db, context));
-    else if ("viewer" in context) Object.assign(state, section.build(db, context));
+  let next = 0;
+  while (next < chosen.length) {
+    const section = chosen[next];
+    if ("buildInSlices" in section) {
+      Object.assign(state, await section.buildInSlices(context as UserStateContext));
+      next++;
+      continue;
+    }
+    read((db) => {
+      const slice = new Slice();
+      let one: Section = section;
+      do {
+        if ("build" in one) Object.assign(state, one.build(db, context as UserStateContext));
+        one = chosen[++next];
+      } while (next < chosen.length && "build" in one && !slice.over);
+    });
+    if (next < chosen.length) await yieldToOthers();
   }
   return state;
 }

@@ -3,10 +3,10 @@ import type { Reader } from "../../db/types";
 import { unreadMsgs } from "./unread";
 import type { UserStateContext } from "./index";
 
-/** unread_msgs, kept up to date by message and update_message_flags events. */
-export function unreadMsgsState(db: Reader, { viewer, spec, realm }: UserStateContext) {
+/** unread_msgs, kept up to date by message and update_message_flags events; built in slices of its own. */
+export async function unreadMsgsState({ viewer, spec, realm }: UserStateContext) {
   const emptyTopicName = spec.capabilities.empty_topic_name ? null : realm.settings.empty_topic_display_name;
-  return { unread_msgs: unreadMsgs(db, viewer.id, emptyTopicName) };
+  return { unread_msgs: await unreadMsgs(viewer.id, emptyTopicName) };
 }
 
 /** starred_messages, kept up to date by update_message_flags events for the starred flag. */

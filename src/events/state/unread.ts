@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { subscriptions } from "../../db/channels";
-import { Flag, recipients } from "../../db/messages";
-import { listUnread, type UnreadRow } from "../../db/messageState";
+import { Flag, messages, recipients } from "../../db/messages";
+import { listUnread, lowestPossiblyUnreadId, maxMessageId, type UnreadRow } from "../../db/messageState";
+import { readInSlices, Stride } from "../../db/slices";
+import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
 import { userTopics, VisibilityPolicy } from "../../db/userTopics";
 import type { UnreadMessageDetails } from "../kinds/messageFlags";
@@ -13,6 +15,8 @@ import type { UnreadMessageDetails } from "../kinds/messageFlags";
 
 /** The reference's MAX_UNREAD_MESSAGES: older unread messages are left out of unread_msgs. */
 export const MAX_UNREAD_MESSAGES = 50_000;
+/** Unread messages read per query when building unread_msgs. */
+const STEP_ROWS = 2000;
 
 const DIRECT_MENTION = Flag.MENTIONED | Flag.GROUP_MENTIONED;
 const WILDCARD_MENTION = Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED;
@@ -69,8 +73,38 @@ export interface UnreadMsgs {
   old_unreads_missing: boolean;
 }
 
-export function unreadMsgs(db: Reader, userId: number, emptyTopicName: EmptyTopicName): UnreadMsgs {
-  const rows = listUnread(db, userId, { limit: MAX_UNREAD_MESSAGES + 1 });
+/**
+ * The user's newest unread messages, up to one more than MAX_UNREAD_MESSAGES, newest first:
+ * found by walking history down in strides of IDs, in slices (db/slices.ts), since tens of
+ * thousands of them take a while to read.
+ */
+async function newestUnread(userId: number): Promise<UnreadRow[]> {
+  const rows: UnreadRow[] = [];
+  const stride = new Stride();
+  const { low, end } = read((db) => ({ low: lowestPossiblyUnreadId(db, userId), end: maxMessageId(db) + 1 }));
+  let to = end;
+  return readInSlices((db, slice) => {
+    while (to > low && rows.length <= MAX_UNREAD_MESSAGES && !slice.over) {
+      const from = Math.max(low, to - stride.ids);
+      const started = performance.now();
+      const step = Math.min(STEP_ROWS, MAX_UNREAD_MESSAGES + 1 - rows.length);
+      const found = listUnread(db, userId, { where: sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, limit: step });
+      rows.push(...found);
+      stride.after(started);
+      // A stride thick with unread messages is read a step's worth at a time.
+      to = found.length === step ? found[found.length - 1].id : from;
+    }
+    return to > low && rows.length <= MAX_UNREAD_MESSAGES ? undefined : rows;
+  });
+}
+
+/** unread_msgs of register (reference: MAX_UNREAD_MESSAGES newest unread messages, grouped). */
+export async function unreadMsgs(userId: number, emptyTopicName: EmptyTopicName): Promise<UnreadMsgs> {
+  const rows = await newestUnread(userId);
+  return read((db) => groupUnread(db, userId, rows, emptyTopicName));
+}
+
+function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicName: EmptyTopicName): UnreadMsgs {
   const oldUnreadsMissing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
   const isMuted = mutedChecker(db, userId);
@@ -116,7 +150,7 @@ export function unreadMsgs(db: Reader, userId: number, emptyTopicName: EmptyTopi
 /** message_details of an event marking these (now unread) messages unread. */
 export function unreadDetails(db: Reader, userId: number, messageIds: number[]): Record<string, UnreadMessageDetails> {
   if (messageIds.length === 0) return {};
-  const rows = listUnread(db, userId, { where: sql`m.id IN (${sql.join(messageIds.map((id) => sql`${id}`), sql`, `)})` });
+  const rows = listUnread(db, userId, { where: sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(messageIds)}))` });
   const isMuted = mutedChecker(db, userId);
   const participants = participantsOf(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
   const details: Record<string, UnreadMessageDetails> = {};

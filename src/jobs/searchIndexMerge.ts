@@ -1,0 +1,57 @@
+import { mergeIndexOnCommit, mergeIndexStep } from "../db/searchIndex";
+import { workInSlicesUnderWay, writeInSlices } from "../db/slices";
+import { log } from "../log";
+
+/** Merging waits while work in slices is under way, but never longer than this. */
+const LONGEST_WAIT_MS = 10_000;
+
+/** Thrown to roll back a pass that found nothing to merge: an idle server commits nothing. */
+class NothingToMerge extends Error {}
+
+/**
+ * Merges the full-text index's segments in small steps between requests (db/searchIndex.ts),
+ * every `everyMs`, in place of the merges FTS5 would make inside whichever commit crossed its
+ * threshold. 0 leaves merging to those commits, SQLite's way. At a clean stop the index goes
+ * back to merging itself, for any other program that writes the database.
+ */
+export function startSearchIndexMerging(everyMs: number): () => void {
+  if (everyMs <= 0) {
+    mergeIndexOnCommit(true);
+    return () => {};
+  }
+  mergeIndexOnCommit(false);
+  let running = false;
+  let lastMerge = performance.now();
+  const timer = setInterval(async () => {
+    if (running) return;
+    // One step of merging can take 40 ms on a large index: it would add that to a long
+    // request's pauses (as its slices are cut finer), so it waits for one to end.
+    if (workInSlicesUnderWay() && performance.now() - lastMerge < LONGEST_WAIT_MS) return;
+    running = true;
+    lastMerge = performance.now();
+    try {
+      await writeInSlices((_tx, slice) => {
+        let merged = false;
+        while (!slice.over) {
+          // Long work that began meanwhile goes first; the rest is merged next time.
+          if (workInSlicesUnderWay(1)) return true;
+          if (!mergeIndexStep()) {
+            if (!merged) throw new NothingToMerge();
+            return true;
+          }
+          merged = true;
+        }
+        return undefined;
+      });
+    } catch (error) {
+      if (!(error instanceof NothingToMerge)) log.warn(`Merging the search index failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      running = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    mergeIndexOnCommit(true);
+  };
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { routeTable } from "../fuzz/routeCases";
+import { type CaseList, casesOf, type ExpensiveCase, type RouteClass } from "./cases";
+import { channelCases } from "./cases/channels";
+import { messageCases } from "./cases/messages";
+import { peopleCases } from "./cases/people";
+import { serverCases } from "./cases/server";
+import { buildStallOrg, type StallOrg } from "./organization";
+import { sendCase } from "./send";
+import { Watcher } from "./watcher";
+
+/**
+ * No request may hold the event loop for long (issue 24): every route's most expensive legal
+ * input runs on a large organization while a second client, in a process of its own, asks
+ * GET /users/me again and again; none of those may wait WAIT_BOUND_MS or more. The route list
+ * is the app's own route table, so a route added without an entry in cases/ fails here.
+ *
+ * On a busy machine a client can wait for reasons of its own (its process not scheduled),
+ * so the server says what it saw too: it samples how late its event loop runs
+ * (parley_event_loop_lag_seconds, here every 5 ms). A case whose client waited too long is
+ * measured again only when the server's loop was never 50 ms late meanwhile, that is when
+ * the wait was not the server's doing; a real stall is late on the server every time.
+ */
+
+const WAIT_BOUND_MS = 100;
+const SERVER_LAG_BOUND_SECONDS = 0.05;
+const ATTEMPTS = 3;
+/** PARLEY_STALL_ONLY=<regex> runs only the cases whose route or input matches (while working on one). */
+const ONLY = process.env.PARLEY_STALL_ONLY ? new RegExp(process.env.PARLEY_STALL_ONLY) : null;
+
+/** People first: register needs the member's 150,000 unread messages, which the message cases read. */
+const CASES: CaseList = { ...peopleCases, ...channelCases, ...messageCases, ...serverCases };
+
+const routeKeys = () => routeTable().map((route) => `${route.method} ${route.path}`);
+
+test("every route has an expensive case, or a reason it has none", () => {
+  const keys = routeKeys();
+  expect(keys.filter((key) => !(key in CASES))).toEqual([]);
+  expect(Object.keys(CASES).filter((key) => !keys.includes(key))).toEqual([]);
+});
+
+interface Figure {
+  key: string;
+  entry: ExpensiveCase;
+  ms: number;
+  waitMs: number;
+  /** The server's worst event-loop lateness, as the upper bound of its histogram bucket. */
+  lagSeconds: number;
+  attempts: number;
+}
+
+/** The event-loop lag histogram's cumulative bucket counts, by upper bound (Infinity last). */
+async function lagBuckets(org: StallOrg): Promise<Map<number, number>> {
+  const text = await (await fetch(`${org.server.url}/metrics`)).text();
+  const buckets = new Map<number, number>();
+  for (const match of text.matchAll(/^parley_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)) buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
+  return buckets;
+}
+
+/** The smallest bound that holds every sample taken between the two readings (NaN: the server has no such figures). */
+function worstLag(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  const total = (after.get(Infinity) ?? 0) - (before.get(Infinity) ?? 0);
+  for (const [bound, count] of after) if (count - (before.get(bound) ?? 0) === total) return bound;
+  return Infinity;
+}
+
+describe("on a large organization", () => {
+  let org: StallOrg;
+  let watcher: Watcher;
+
+  beforeAll(async () => {
+    org = await buildStallOrg({ env: { PARLEY_EVENT_LOOP_SAMPLE_MS: "5" } });
+    watcher = new Watcher(org.server.url, org.watcher);
+  }, 120_000);
+
+  afterAll(async () => {
+    await watcher?.stop();
+    await org?.server.dispose();
+  });
+
+  async function measure(key: string, entry: ExpensiveCase): Promise<Omit<Figure, "attempts"> & { status: number; body: unknown }> {
+    const [method, path] = key.split(" ");
+    const lagBefore = await lagBuckets(org);
+    await watcher.answeredSince(Watcher.clock());
+    const started = Watcher.clock();
+    let answer: { status: number; body: any };
+    let rounds = 0;
+    do answer = await sendCase(org, method, path, entry);
+    while (entry.again?.(answer.body) && ++rounds < 1000);
+    const ended = Watcher.clock();
+    await watcher.answeredSince(ended);
+    const lagSeconds = worstLag(lagBefore, await lagBuckets(org));
+    return { key, entry, ms: ended - started, waitMs: watcher.worstWait(started, ended), lagSeconds, status: answer.status, body: answer.body };
+  }
+
+  test(
+    "no route's most expensive input keeps another client waiting 100 ms",
+    async () => {
+      const figures: Figure[] = [];
+      const refusals: string[] = [];
+      for (const [key, entry] of Object.entries(CASES)) {
+        for (const expensive of casesOf(entry)) {
+          if (ONLY && !ONLY.test(`${key} [${expensive.input}]`)) continue;
+          let figure = await measure(key, expensive);
+          let attempts = 1;
+          while (figure.waitMs >= WAIT_BOUND_MS && figure.lagSeconds <= SERVER_LAG_BOUND_SECONDS && attempts < ATTEMPTS) {
+            figure = await measure(key, expensive);
+            attempts++;
+          }
+          figures.push({ ...figure, attempts });
+          const refused = figure.status !== (expensive.status ?? 200) ? ` ${JSON.stringify(figure.body).slice(0, 300)}` : "";
+          const lag = Number.isNaN(figure.lagSeconds) ? "unknown" : figure.lagSeconds === Infinity ? "> 10 s" : `≤ ${figure.lagSeconds * 1000} ms`;
+          console.log(`${key} [${expensive.input}]: ${figure.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms, server lag ${lag}${attempts > 1 ? `, ${attempts} attempts` : ""}${refused}`);
+          if (refused) refusals.push(`${key} [${expensive.input}]: ${figure.status}${refused}`);
+        }
+      }
+      report(figures);
+      const stalls = figures.filter((figure) => figure.waitMs >= WAIT_BOUND_MS).map((figure) => `${figure.key} [${figure.entry.input}]: ${figure.waitMs.toFixed(0)} ms`);
+      expect(stalls).toEqual([]);
+      // A case answered otherwise than it should measured something else than its input's cost.
+      expect(refusals).toEqual([]);
+    },
+    600_000,
+  );
+});
+
+function report(figures: Figure[]) {
+  const worst = new Map<RouteClass, Figure>();
+  for (const figure of figures) if ((worst.get(figure.entry.class)?.waitMs ?? -1) < figure.waitMs) worst.set(figure.entry.class, figure);
+  console.log("worst concurrent wait per route class:");
+  for (const [routeClass, figure] of [...worst].sort((a, b) => b[1].waitMs - a[1].waitMs)) {
+    console.log(`  ${routeClass.padEnd(22)} ${figure.waitMs.toFixed(0).padStart(6)} ms  ${figure.key} [${figure.entry.input}]`);
+  }
+}
