@@ -105,6 +105,7 @@ describe("GET /metrics", () => {
       parley_http_requests_total: "counter",
       parley_http_request_duration_seconds: "histogram",
       parley_event_loop_lag_seconds: "histogram",
+      parley_event_loop_lag_cpu_seconds: "histogram",
       parley_event_queues: "gauge",
       parley_event_queue_polls: "gauge",
       parley_events_pending: "gauge",
@@ -122,6 +123,8 @@ describe("GET /metrics", () => {
     expect(scraped.get("parley_up")).toBe(1);
     // Sampled every PARLEY_EVENT_LOOP_SAMPLE_MS (100 by default) since the start.
     expect(scraped.get("parley_event_loop_lag_seconds_count")).toBeGreaterThan(0);
+    expect(scraped.get("parley_event_loop_lag_cpu_seconds_count")).toBe(scraped.get("parley_event_loop_lag_seconds_count"));
+    expect(scraped.get("parley_event_loop_lag_cpu_seconds_sum")).toBeLessThanOrEqual(scraped.get("parley_event_loop_lag_seconds_sum")!);
     const settings = ok(await new ApiClient(server.url).get("/server_settings"));
     expect(scraped.get("parley_build_info", { version: settings.zulip_version })).toBe(1);
     expect(scraped.get("process_resident_memory_bytes")).toBeGreaterThan(1_000_000);

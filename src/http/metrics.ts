@@ -111,29 +111,41 @@ export function writeRequestMetrics(out: Exposition) {
  * does runs on it, so a late tick is a time every request had to wait. Buckets in seconds.
  */
 const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
-const lag = { buckets: [...LAG_BUCKETS, Infinity].map(() => 0), count: 0, seconds: 0 };
+const histogram = () => ({ buckets: [...LAG_BUCKETS, Infinity].map(() => 0), count: 0, seconds: 0 });
+const lag = histogram();
+const lagOnCpu = histogram();
 
-/** One sample: how much later than due the monitor's timer ran. */
-export function recordEventLoopLag(seconds: number) {
+function observe(into: ReturnType<typeof histogram>, seconds: number) {
   let bucket = 0;
   while (bucket < LAG_BUCKETS.length && seconds > LAG_BUCKETS[bucket]) bucket++;
-  lag.buckets[bucket]++;
-  lag.count++;
-  lag.seconds += seconds;
+  into.buckets[bucket]++;
+  into.count++;
+  into.seconds += seconds;
 }
 
-/** The event loop lag histogram, added to an exposition (nothing while the monitor is off). */
+/** One sample: how much later than due the monitor's timer ran, and how much of that the process spent on the CPU. */
+export function recordEventLoopLag(seconds: number, onCpuSeconds: number) {
+  observe(lag, seconds);
+  observe(lagOnCpu, onCpuSeconds);
+}
+
+/** The event loop lag histograms, added to an exposition (nothing while the monitor is off). */
 export function writeEventLoopMetrics(out: Exposition) {
   if (lag.count === 0) return;
-  out.metric("parley_event_loop_lag_seconds", "histogram", "How late the event loop ran a timer due every PARLEY_EVENT_LOOP_SAMPLE_MS: time every request waited.");
+  writeLagHistogram(out, "parley_event_loop_lag_seconds", "How late the event loop ran a timer due every PARLEY_EVENT_LOOP_SAMPLE_MS: time every request waited.", lag);
+  writeLagHistogram(out, "parley_event_loop_lag_cpu_seconds", "Of each late tick of that timer, the part the process spent on the CPU: lateness from its own work rather than from waiting for a processor.", lagOnCpu);
+}
+
+function writeLagHistogram(out: Exposition, name: string, help: string, values: ReturnType<typeof histogram>) {
+  out.metric(name, "histogram", help);
   let cumulative = 0;
   LAG_BUCKETS.forEach((bound, i) => {
-    cumulative += lag.buckets[i];
-    out.sample("parley_event_loop_lag_seconds_bucket", cumulative, { le: String(bound) });
+    cumulative += values.buckets[i];
+    out.sample(`${name}_bucket`, cumulative, { le: String(bound) });
   });
-  out.sample("parley_event_loop_lag_seconds_bucket", lag.count, { le: "+Inf" });
-  out.sample("parley_event_loop_lag_seconds_sum", lag.seconds);
-  out.sample("parley_event_loop_lag_seconds_count", lag.count);
+  out.sample(`${name}_bucket`, values.count, { le: "+Inf" });
+  out.sample(`${name}_sum`, values.seconds);
+  out.sample(`${name}_count`, values.count);
 }
 
 /** The content type of the text format. */

@@ -15,16 +15,18 @@ import { Watcher } from "./watcher";
  * GET /users/me again and again; none of those may wait WAIT_BOUND_MS or more. The route list
  * is the app's own route table, so a route added without an entry in cases/ fails here.
  *
- * On a busy machine a client can wait for reasons of its own (its process not scheduled),
- * so the server says what it saw too: it samples how late its event loop runs
- * (parley_event_loop_lag_seconds, here every 5 ms). A case whose client waited too long is
- * measured again only when the server's loop was never 50 ms late meanwhile, that is when
- * the wait was not the server's doing; a real stall is late on the server every time.
+ * On a busy machine (CI runs two test files at once on two cores) a client can wait for
+ * reasons that are nobody's doing here: its process, or the server's, not scheduled. So the
+ * server says what it saw too: it samples how late its event loop runs, and how much of that
+ * lateness it spent on the CPU (parley_event_loop_lag_cpu_seconds, here every 5 ms). A case
+ * whose client waited too long is measured again only when the server never spent 50 ms of a
+ * late tick on the CPU meanwhile, that is when the wait was the machine's and not the server's
+ * work; a real stall is the server's own work every time, and fails.
  */
 
 const WAIT_BOUND_MS = 100;
 const SERVER_LAG_BOUND_SECONDS = 0.05;
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 /** PARLEY_STALL_ONLY=<regex> runs only the cases whose route or input matches (while working on one). */
 const ONLY = process.env.PARLEY_STALL_ONLY ? new RegExp(process.env.PARLEY_STALL_ONLY) : null;
 
@@ -46,15 +48,22 @@ interface Figure {
   waitMs: number;
   /** The server's worst event-loop lateness, as the upper bound of its histogram bucket. */
   lagSeconds: number;
+  /** The worst part of a late tick the server spent on the CPU, likewise. */
+  cpuLagSeconds: number;
   attempts: number;
 }
 
-/** The event-loop lag histogram's cumulative bucket counts, by upper bound (Infinity last). */
-async function lagBuckets(org: StallOrg): Promise<Map<number, number>> {
+type Buckets = Map<number, number>;
+
+/** The event-loop lag histograms' cumulative bucket counts, by upper bound (Infinity last): all of it, and the part on the CPU. */
+async function lagBuckets(org: StallOrg): Promise<{ lag: Buckets; cpu: Buckets }> {
   const text = await (await fetch(`${org.server.url}/metrics`)).text();
-  const buckets = new Map<number, number>();
-  for (const match of text.matchAll(/^parley_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)) buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
-  return buckets;
+  const histogram = (name: string) => {
+    const buckets: Buckets = new Map();
+    for (const match of text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)$`, "gm"))) buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
+    return buckets;
+  };
+  return { lag: histogram("parley_event_loop_lag_seconds"), cpu: histogram("parley_event_loop_lag_cpu_seconds") };
 }
 
 /** The smallest bound that holds every sample taken between the two readings (NaN: the server has no such figures). */
@@ -90,8 +99,10 @@ describe("on a large organization", () => {
     while (entry.again?.(answer.body) && ++rounds < 1000);
     const ended = Watcher.clock();
     await watcher.answeredSince(ended);
-    const lagSeconds = worstLag(lagBefore, await lagBuckets(org));
-    return { key, entry, ms: ended - started, waitMs: watcher.worstWait(started, ended), lagSeconds, status: answer.status, body: answer.body };
+    const lagAfter = await lagBuckets(org);
+    const lagSeconds = worstLag(lagBefore.lag, lagAfter.lag);
+    const cpuLagSeconds = worstLag(lagBefore.cpu, lagAfter.cpu);
+    return { key, entry, ms: ended - started, waitMs: watcher.worstWait(started, ended), lagSeconds, cpuLagSeconds, status: answer.status, body: answer.body };
   }
 
   test(
@@ -104,14 +115,14 @@ describe("on a large organization", () => {
           if (ONLY && !ONLY.test(`${key} [${expensive.input}]`)) continue;
           let figure = await measure(key, expensive);
           let attempts = 1;
-          while (figure.waitMs >= WAIT_BOUND_MS && figure.lagSeconds <= SERVER_LAG_BOUND_SECONDS && attempts < ATTEMPTS) {
+          while (figure.waitMs >= WAIT_BOUND_MS && figure.cpuLagSeconds <= SERVER_LAG_BOUND_SECONDS && attempts < ATTEMPTS) {
             figure = await measure(key, expensive);
             attempts++;
           }
           figures.push({ ...figure, attempts });
           const refused = figure.status !== (expensive.status ?? 200) ? ` ${JSON.stringify(figure.body).slice(0, 300)}` : "";
-          const lag = Number.isNaN(figure.lagSeconds) ? "unknown" : figure.lagSeconds === Infinity ? "> 10 s" : `≤ ${figure.lagSeconds * 1000} ms`;
-          console.log(`${key} [${expensive.input}]: ${figure.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms, server lag ${lag}${attempts > 1 ? `, ${attempts} attempts` : ""}${refused}`);
+          const bound = (seconds: number) => (Number.isNaN(seconds) ? "unknown" : seconds === Infinity ? "> 10 s" : `≤ ${seconds * 1000} ms`);
+          console.log(`${key} [${expensive.input}]: ${figure.status}, ${figure.ms.toFixed(0)} ms, worst wait ${figure.waitMs.toFixed(0)} ms, server lag ${bound(figure.lagSeconds)} (on the CPU ${bound(figure.cpuLagSeconds)})${attempts > 1 ? `, ${attempts} attempts` : ""}${refused}`);
           if (refused) refusals.push(`${key} [${expensive.input}]: ${figure.status}${refused}`);
         }
       }

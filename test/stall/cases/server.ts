@@ -32,6 +32,11 @@ export const serverCases: CaseList = {
   "PATCH /api/v1/saved_snippets/:saved_snippet_id": { none: "one row" },
   "DELETE /api/v1/saved_snippets/:saved_snippet_id": { none: "one row" },
   "GET /api/v1/realm/profile_fields": { none: "always empty" },
+  "GET /api/v1/realm/upload_usage": {
+    class: "uploads",
+    as: "admin",
+    input: "every upload of the organization summed per person (with their bots), the hundred using most",
+  },
   "GET /api/v1/realm/emoji": { none: "the organization's custom emoji, each uploaded by a request of its own" },
   "POST /api/v1/realm/emoji/:emoji_name": {
     class: "uploads",
