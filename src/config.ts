@@ -79,6 +79,8 @@ export interface Config {
   backupDir: string | null;
   /** Scheduled backups kept; older ones are deleted after each new one (PARLEY_BACKUP_KEEP). */
   backupKeep: number;
+  /** How often the server looks whether it has gone quiet holding memory it can give back (jobs/memoryRelease.ts); 0: never. */
+  memoryReleaseSeconds: number;
 }
 
 export type SmtpSecurity = "starttls" | "tls" | "none";
@@ -181,6 +183,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     backupSchedule: backupScheduleFromEnv(),
     backupDir: env("PARLEY_BACKUP_DIR") || null,
     backupKeep: Math.max(1, intFromEnv("PARLEY_BACKUP_KEEP", 7)),
+    memoryReleaseSeconds: intFromEnv("PARLEY_MEMORY_RELEASE_SECONDS", 10),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

@@ -69,6 +69,8 @@ Environment:
                                        daily at 03:00 local time); "off" for never
   PARLEY_BACKUP_DIR                    Where scheduled backups go (default DATA_DIR/backups)
   PARLEY_BACKUP_KEEP                   Scheduled backups kept, the newest (default 7)
+  PARLEY_MEMORY_RELEASE_SECONDS        How often to look whether the server has gone quiet
+                                       holding memory it can give back (default 10; 0: never)
 
 ${SMTP_USAGE}
 `;

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { startScheduledBackups } from "./backups";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
+import { startMemoryRelease } from "./memoryRelease";
 import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
@@ -22,6 +23,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
   stops.push(startScheduledBackups(config));
+  stops.push(startMemoryRelease(config.memoryReleaseSeconds));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {
