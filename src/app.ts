@@ -94,6 +94,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
     queueTimeoutSeconds: config.queueTimeoutSeconds,
     maxQueueTimeoutSeconds: config.maxQueueTimeoutSeconds,
     maxEventsPerQueue: config.queueMaxEvents,
+    maxEventCharsPerQueue: config.queueMaxMegabytes * 1024 * 1024,
     maxQueuesPerUser: config.maxQueuesPerUser,
     maxQueuesTotal: config.maxQueuesTotal,
     dataDir: config.dataDir,

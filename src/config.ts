@@ -16,6 +16,8 @@ export interface Config {
   maxQueueTimeoutSeconds: number;
   /** Unread events one queue may hold before it is dropped, bounding a dead client's memory. */
   queueMaxEvents: number;
+  /** Megabytes (counted as characters of their JSON) those unread events may make before the queue is dropped. */
+  queueMaxMegabytes: number;
   /** Event queues one user may hold; registering one more drops their longest-idle queue. */
   maxQueuesPerUser: number;
   /** Event queues the whole server may hold; past it the longest-idle queue anywhere goes. */
@@ -152,6 +154,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
     maxQueueTimeoutSeconds: intFromEnv("PARLEY_MAX_QUEUE_TIMEOUT_SECONDS", 7 * 24 * 3600),
     queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
+    queueMaxMegabytes: intFromEnv("PARLEY_QUEUE_MAX_MB", 32),
     maxQueuesPerUser: intFromEnv("PARLEY_MAX_QUEUES_PER_USER", 50),
     maxQueuesTotal: intFromEnv("PARLEY_MAX_QUEUES_TOTAL", 20_000),
     loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),

@@ -53,6 +53,8 @@ Environment:
   PARLEY_MAX_QUEUE_TIMEOUT_SECONDS     The longest idle lifetime a client may ask for with
                                        idle_queue_timeout; "mobile" gets it (default 604800)
   PARLEY_QUEUE_MAX_EVENTS              Unread events one queue may hold (default 10000)
+  PARLEY_QUEUE_MAX_MB                  Megabytes of unread events (as JSON) one queue may hold
+                                       (default 32)
   PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed for one account from one address
                                        within the window (default 10)
   PARLEY_LOGIN_ADDRESS_FAILURE_LIMIT   Failed logins allowed from one address, all accounts
