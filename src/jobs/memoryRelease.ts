@@ -5,17 +5,18 @@ import { log } from "../log";
  * burst of requests over many routes, a bulk change over 100,000 messages). Left to itself the
  * runtime keeps much of it: an idle process allocates nothing, so its collector has little
  * reason to run, the compiled code of every route a burst reached stays, and the allocators
- * keep freed pages. After the fuzz run of every route (bench:memory-load, bench/README.md) a
- * server held 160 MB a minute later and 131 MB ten minutes later, against 95 MB before it.
+ * keep freed pages. After the fuzz run of every route and four flag changes over 100,000
+ * messages (bench:memory-load, bench/README.md), a server idle at 89 MB held 165 MB a minute
+ * later and 146 MB three minutes later; with this job, 115 MB.
  *
  * Every `checkSeconds` it looks at the process. It is quiet when its main thread, which runs
  * every request, worked less than QUIET_SHARE of the time since the last look (collector
  * threads tidying up after the burst do not count). When quiet and holding more than GROWTH
  * times the level it settled at, it releases: `Bun.shrink()` drops all compiled code (compiled
- * again when next run), collects in full and returns free allocator pages (`Bun.gc(true)`
- * alone keeps the code and most pages: 160 MB became 157). That holds the event loop for
- * 40-150 ms once, so a request arriving just then waits that long; a busy server is never
- * quiet, so it never pays this under load.
+ * again when next run), collects in full and returns free allocator pages. `Bun.gc(true)`
+ * alone keeps the code and most pages (after the fuzz run: 157 MB of 160, against 112). The
+ * release holds the event loop for 40-150 ms once, so a request arriving just then waits that
+ * long; a busy server is never quiet, so it never pays this under load.
  */
 const QUIET_SHARE = 0.05;
 const GROWTH = 1.2;
