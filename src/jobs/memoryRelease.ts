@@ -6,8 +6,8 @@ import { log } from "../log";
  * runtime keeps much of it: an idle process allocates nothing, so its collector has little
  * reason to run, the compiled code of every route a burst reached stays, and the allocators
  * keep freed pages. After the fuzz run of every route and four flag changes over 100,000
- * messages (bench:memory-load, bench/README.md), a server idle at 89 MB held 165 MB a minute
- * later and 146 MB three minutes later; with this job, 115 MB.
+ * messages (bench:memory-load, bench/README.md), a server idle at 85 MB held 162 MB a minute
+ * later and 142 MB ten minutes later; with this job, 105 MB within a minute.
  *
  * Every `checkSeconds` it looks at the process. It is quiet when its main thread, which runs
  * every request, worked less than QUIET_SHARE of the time since the last look (collector
