@@ -21,7 +21,7 @@
  * Without --binary it builds one with `npm run build`'s script into a temp dir. Several
  * --binary options measure each of them in the same run (before/after a change).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -29,7 +29,7 @@ import type { Subprocess } from "bun";
 import { ApiClient } from "../test/helpers/client";
 import { OWNER, login, ok } from "../test/helpers/seed";
 import { runParley } from "../test/helpers/server";
-import { freePort, waitUntilAnswering } from "./lib";
+import { buildParleyBinary, freePort, type ResidentMemory, residentMemory, waitUntilAnswering } from "./lib";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -46,18 +46,7 @@ const CHECKPOINTS = options.at!.split(",").map(Number);
 const QUEUES = Number(options.queues);
 if (!(ROUNDS > 0) || CHECKPOINTS.some((seconds) => !(seconds >= 0)) || !(QUEUES >= 0)) throw new Error("--rounds, --at and --queues take positive numbers");
 
-interface Memory {
-  rss: number;
-  anon: number;
-  file: number;
-}
-
-/** Resident memory of a process in MB, from /proc (Linux). */
-function memoryOf(pid: number): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]);
-  return { rss: kb("VmRSS") / 1024, anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
-}
+type Memory = Pick<ResidentMemory, "rss" | "anon" | "file">;
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-idle-memory-"));
 
@@ -72,12 +61,6 @@ function buildBare(): string {
   writeFileSync(source, `const server = Bun.serve({ hostname: "127.0.0.1", port: Number(process.argv[2]), fetch: () => new Response("hello") });\nconsole.log(server.url.href);\n`);
   const outfile = join(scratch, "bare");
   compile(["build", "--compile", source, "--outfile", outfile], "the bare server");
-  return outfile;
-}
-
-function buildParley(): string {
-  const outfile = join(scratch, "parley");
-  compile(["scripts/build.ts", "--outfile", outfile], "Parley");
   return outfile;
 }
 
@@ -123,7 +106,7 @@ interface Target {
 async function watch(target: Target, pid: number, readyAt: number) {
   for (const [index, seconds] of CHECKPOINTS.entries()) {
     await Bun.sleep(Math.max(0, readyAt + seconds * 1000 - performance.now()));
-    target.samples[index].push(memoryOf(pid));
+    target.samples[index].push(residentMemory(pid));
   }
 }
 
@@ -141,7 +124,7 @@ function printTable(seconds: number, rows: Array<[string, Memory]>) {
 
 try {
   const bare = buildBare();
-  const binaries = options.binary?.length ? options.binary : [buildParley()];
+  const binaries = options.binary?.length ? options.binary : [buildParleyBinary(join(scratch, "parley"))];
   const targets: Target[] = [{ label: "bare Bun.serve hello", start: () => startBare(bare), samples: [] }];
   for (const binary of binaries) {
     const name = binaries.length > 1 ? `${basename(binary)} ` : "Parley ";

@@ -1,9 +1,12 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { User } from "../src/db/users";
 import { buildOrganization as buildLargeOrganization } from "../test/helpers/largeOrg";
 import { parleyCommand } from "../test/helpers/server";
 
 /** Plumbing the benchmarks share: a free loopback port, a Parley process on it, an organization. */
+
+const ROOT = join(import.meta.dir, "..");
 
 export function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -65,3 +68,33 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
  * (test/helpers/largeOrg.ts). Returns the accounts, owner first.
  */
 export const buildOrganization = (dataDir: string, people: number, channelNames: string[]): User[] => buildLargeOrganization(dataDir, { people: people - 1, channelNames });
+
+/** Compiles the single binary as `npm run build` does (without the ARM one) to `outfile`. */
+export function buildParleyBinary(outfile: string): string {
+  const result = Bun.spawnSync([process.execPath, "scripts/build.ts", "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`building Parley failed: ${result.stderr.toString()}`);
+  return outfile;
+}
+
+export interface ResidentMemory {
+  /** VmRSS: everything resident, MB. */
+  rss: number;
+  /** RssAnon: heaps, JIT code. */
+  anon: number;
+  /** RssFile: pages of the executable and other files it touched. */
+  file: number;
+  /** VmHWM: the highest VmRSS since start, or since it was reset (resetPeakMemory). */
+  peak: number;
+}
+
+/** A process's resident memory in MB, from /proc (Linux). */
+export function residentMemory(pid: number): ResidentMemory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]) / 1024;
+  return { rss: mb("VmRSS"), anon: mb("RssAnon"), file: mb("RssFile"), peak: mb("VmHWM") };
+}
+
+/** Starts the process's VmHWM afresh from its current RSS (Linux: 5 > clear_refs). */
+export function resetPeakMemory(pid: number) {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}

@@ -16,6 +16,8 @@ export interface Config {
   maxQueueTimeoutSeconds: number;
   /** Unread events one queue may hold before it is dropped, bounding a dead client's memory. */
   queueMaxEvents: number;
+  /** Megabytes (counted as characters of their JSON) those unread events may make before the queue is dropped. */
+  queueMaxMegabytes: number;
   /** Event queues one user may hold; registering one more drops their longest-idle queue. */
   maxQueuesPerUser: number;
   /** Event queues the whole server may hold; past it the longest-idle queue anywhere goes. */
@@ -91,6 +93,8 @@ export interface Config {
   backupKeep: number;
   /** /health warns when the data directory's disk has less free than this, in MB (PARLEY_DISK_LOW_MB). */
   diskLowMegabytes: number;
+  /** How often the server looks whether it has gone quiet holding memory it can give back (jobs/memoryRelease.ts); 0: never. */
+  memoryReleaseSeconds: number;
   /** How many API requests of each kind one account (or address) may make (PARLEY_RATE_LIMIT_*). */
   rateLimits: RateLimits;
 }
@@ -213,6 +217,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     queueTimeoutSeconds: intFromEnv("PARLEY_QUEUE_TIMEOUT_SECONDS", 600),
     maxQueueTimeoutSeconds: intFromEnv("PARLEY_MAX_QUEUE_TIMEOUT_SECONDS", 7 * 24 * 3600),
     queueMaxEvents: intFromEnv("PARLEY_QUEUE_MAX_EVENTS", 10_000),
+    queueMaxMegabytes: intFromEnv("PARLEY_QUEUE_MAX_MB", 32),
     maxQueuesPerUser: intFromEnv("PARLEY_MAX_QUEUES_PER_USER", 50),
     maxQueuesTotal: intFromEnv("PARLEY_MAX_QUEUES_TOTAL", 20_000),
     loginFailureLimit: intFromEnv("PARLEY_LOGIN_FAILURE_LIMIT", 10),
@@ -250,6 +255,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     backupDir: env("PARLEY_BACKUP_DIR") || null,
     backupKeep: Math.max(1, intFromEnv("PARLEY_BACKUP_KEEP", 7)),
     diskLowMegabytes: intFromEnv("PARLEY_DISK_LOW_MB", 512),
+    memoryReleaseSeconds: intFromEnv("PARLEY_MEMORY_RELEASE_SECONDS", 10),
     rateLimits: rateLimitsFromEnv(),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };

@@ -53,6 +53,8 @@ Environment:
   PARLEY_MAX_QUEUE_TIMEOUT_SECONDS     The longest idle lifetime a client may ask for with
                                        idle_queue_timeout; "mobile" gets it (default 604800)
   PARLEY_QUEUE_MAX_EVENTS              Unread events one queue may hold (default 10000)
+  PARLEY_QUEUE_MAX_MB                  Megabytes of unread events (as JSON) one queue may hold
+                                       (default 32)
   PARLEY_LOGIN_FAILURE_LIMIT           Failed logins allowed for one account from one address
                                        within the window (default 10)
   PARLEY_LOGIN_ADDRESS_FAILURE_LIMIT   Failed logins allowed from one address, all accounts
@@ -69,6 +71,8 @@ Environment:
                                        daily at 03:00 local time); "off" for never
   PARLEY_BACKUP_DIR                    Where scheduled backups go (default DATA_DIR/backups)
   PARLEY_BACKUP_KEEP                   Scheduled backups kept, the newest (default 7)
+  PARLEY_MEMORY_RELEASE_SECONDS        How often to look whether the server has gone quiet
+                                       holding memory it can give back (default 10; 0: never)
 
 ${SMTP_USAGE}
 `;

@@ -116,12 +116,20 @@ ${restoreAdvice(dataDir)}`);
   return new DataDirError(`Cannot open the database in ${dataDir}: ${error.message}`);
 }
 
+/** Statements with more parameters than this are not kept for reuse (see reuseStatements). */
+const MAX_REUSED_STATEMENT_PARAMETERS = 100;
+
 /**
  * drizzle asks SQLite to compile every query anew, and compiling costs far more than running
  * our typical single-row query (measured: ~440 µs against ~27 µs for a user lookup on a busy
  * machine). Same SQL text, same compiled statement: keep the most recent ones. Evicted
  * statements are only dropped, never finalized, since a long-lived drizzle `.prepare()` may
  * still hold one; the garbage collector frees them.
+ *
+ * A list a request sends (`IN (?, ?, ...)` over its message IDs) gives a new text for each
+ * length, and a compiled statement grows with its parameters: ~8 KB with a few, ~95 KB with
+ * 500, 3 MB with 20,000. Such statements are compiled for the one call and not kept (it costs
+ * ~60 µs for 500), or a client sending lists of every length would fill the cache with them.
  */
 function reuseStatements(sqlite: Database, capacity = 1000) {
   const compiled = new Map<string, Statement>();
@@ -133,6 +141,7 @@ function reuseStatements(sqlite: Database, capacity = 1000) {
       compiled.delete(sql);
     } else {
       statement = compile(sql);
+      if (statement.paramsCount > MAX_REUSED_STATEMENT_PARAMETERS) return statement;
       if (compiled.size >= capacity) compiled.delete(compiled.keys().next().value as string);
     }
     compiled.set(sql, statement);

@@ -1,5 +1,5 @@
 import { type DeflatedHead, deflateHead, gzipWithTail } from "../http/gzipSplice";
-import type { StoredEvent } from "./queue";
+import { openJsonOf, type StoredEvent } from "./queue";
 
 /**
  * The JSON of GET /events answers. A message goes to every subscriber's queue as the very same
@@ -7,19 +7,6 @@ import type { StoredEvent } from "./queue";
  * exactly the same events: their list is written out once and reused by every answer that
  * carries it, and each distinct event is serialized once whatever list it is in.
  */
-
-// An event's JSON without its closing brace, so its ID can be appended. Kept on the event
-// itself, under a symbol that JSON.stringify and object spread both pass over: a WeakMap of
-// every queued event made each garbage collection walk its entries.
-const OPEN_JSON = Symbol("open JSON");
-
-function openJsonOf(event: object): string {
-  const memo = (event as { [OPEN_JSON]?: string })[OPEN_JSON];
-  if (memo !== undefined) return memo;
-  const open = JSON.stringify(event).slice(0, -1);
-  if (Object.isExtensible(event)) Object.defineProperty(event, OPEN_JSON, { value: open });
-  return open;
-}
 
 function storedEventJson({ id, event }: StoredEvent): string {
   // Events carry no `id` of their own; should one ever, the queue's ID must win, as it always has.
@@ -29,6 +16,11 @@ function storedEventJson({ id, event }: StoredEvent): string {
 
 /** The event lists most recently written out, the latest used first. */
 const RECENT_LISTS = 4;
+/**
+ * Lists sent to many queues are a few fresh events; a longer one is some client's backlog, kept
+ * by nobody else, and would stay in memory until four newer lists pushed it out.
+ */
+const MAX_KEPT_LIST_CHARS = 1024 * 1024;
 
 interface WrittenList {
   events: StoredEvent[];
@@ -52,7 +44,7 @@ function writtenList(events: StoredEvent[]): WrittenList {
     return recent;
   }
   const written = { events: events.slice(), json: events.map(storedEventJson).join(","), uses: 1 };
-  recentLists = [written, ...recentLists.slice(0, RECENT_LISTS - 1)];
+  if (written.json.length <= MAX_KEPT_LIST_CHARS) recentLists = [written, ...recentLists.slice(0, RECENT_LISTS - 1)];
   return written;
 }
 

@@ -193,7 +193,7 @@ function fromVersion2(saved: SavedQueuesV2, now: number): RestoredQueues | undef
       continue;
     }
     const queue = restoredQueue(entry as SavedQueueHead, now);
-    queue.events = events;
+    queue.restore(events);
     queues.push(queue);
   }
   if (skipped > 0) log.warn(`${QUEUES_FILE}: skipped ${skipped} damaged queue entries; their clients will re-register`);
@@ -212,12 +212,14 @@ function fromVersion1(saved: SavedQueuesV1, now: number): RestoredQueues | undef
   for (const entry of saved.queues) {
     if (!isQueueHead(entry) || !(entry.events as unknown[]).every(isStoredEvent)) continue;
     const queue = restoredQueue(entry, now);
-    queue.events = (entry.events as StoredEvent[]).map((stored) => {
-      const key = `${stored.id} ${JSON.stringify(stored.event)}`;
-      let same = shared.get(key);
-      if (!same) shared.set(key, (same = { id: stored.id, event: stored.event }));
-      return same;
-    });
+    queue.restore(
+      (entry.events as StoredEvent[]).map((stored) => {
+        const key = `${stored.id} ${JSON.stringify(stored.event)}`;
+        let same = shared.get(key);
+        if (!same) shared.set(key, (same = { id: stored.id, event: stored.event }));
+        return same;
+      }),
+    );
     if (Number.isSafeInteger(entry.nextEventId) && entry.nextEventId > nextEventId) nextEventId = entry.nextEventId;
     queues.push(queue);
   }

@@ -40,6 +40,8 @@ export interface RegistryConfig {
   maxQueueTimeoutSeconds: number;
   /** Unacknowledged events a queue may hold; past it the queue is dropped (a dead client). */
   maxEventsPerQueue: number;
+  /** Characters of JSON those events may make; past it the queue is dropped as well. */
+  maxEventCharsPerQueue: number;
   /** Queues one user may hold; registering one more drops that user's longest-idle queue. */
   maxQueuesPerUser: number;
   /** Queues the server may hold; registering one more drops the longest-idle queue of anyone. */
@@ -48,7 +50,7 @@ export interface RegistryConfig {
   dataDir: string | null;
 }
 
-let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxQueueTimeoutSeconds: 7 * 24 * 3600, maxEventsPerQueue: 10_000, maxQueuesPerUser: 50, maxQueuesTotal: 20_000, dataDir: null };
+let config: RegistryConfig = { heartbeatSeconds: 60, queueTimeoutSeconds: 600, maxQueueTimeoutSeconds: 7 * 24 * 3600, maxEventsPerQueue: 10_000, maxEventCharsPerQueue: 32 * 1024 * 1024, maxQueuesPerUser: 50, maxQueuesTotal: 20_000, dataDir: null };
 const queues = new Map<string, EventQueue>();
 const queuesByUser = new Map<number, Set<EventQueue>>();
 const publicStreamsQueues = new Set<EventQueue>();
@@ -341,6 +343,7 @@ export function publish(batch: Emitted[]) {
   // Woken once per transaction, so a client gets all of one change in one response.
   for (const queue of touched) {
     if (queue.events.length > config.maxEventsPerQueue) removeQueue(queue, `more than ${config.maxEventsPerQueue} unread events`);
+    else if (queue.heldChars > config.maxEventCharsPerQueue) removeQueue(queue, `unread events of more than ${config.maxEventCharsPerQueue} characters`);
     else queue.waiter?.settle(queue.contents());
   }
 }

@@ -47,12 +47,17 @@ function sameKey(given: string, expected: string | undefined): boolean {
 // the very next request.
 const verifiedAccounts = cachedUntilChange("verifiedAccounts", () => new Map<string, User>());
 const MAX_VERIFIED_ACCOUNTS = 10_000;
+// Real credentials make a header of a few hundred characters. Anything may follow them (see
+// decodeBasic), so longer headers are checked each time rather than kept: a client could
+// otherwise fill the cache with megabyte-long variants of its own header.
+const MAX_CACHED_HEADER_LENGTH = 1024;
 
 export function authenticate(header: string | undefined): User {
   const verified = verifiedAccounts();
   const known = header === undefined ? undefined : verified.get(header);
   if (known) return known;
   const user = checkCredentials(header);
+  if (header!.length > MAX_CACHED_HEADER_LENGTH) return user;
   if (verified.size >= MAX_VERIFIED_ACCOUNTS) verified.clear();
   verified.set(header!, user);
   return user;

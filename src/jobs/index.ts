@@ -4,6 +4,7 @@ import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
+import { startMemoryRelease } from "./memoryRelease";
 import { startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
@@ -28,6 +29,7 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
   stops.push(startBackgroundCheckpoints());
   stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
+  stops.push(startMemoryRelease(config.memoryReleaseSeconds));
   return {
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {

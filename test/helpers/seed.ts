@@ -67,7 +67,11 @@ export async function createPerson(owner: Person, anon: ApiClient, name: string,
 
 /** An organization with one person of every role and a bot, all reachable over HTTP. */
 export async function seedOrg(options: ServerOptions = {}): Promise<Org> {
-  const server = await startInitializedServer(options);
+  return seedPeople(await startInitializedServer(options));
+}
+
+/** The people of seedOrg, added to a running server whose owner is OWNER (a benchmark's prepared database, say). */
+export async function seedPeople(server: TestServer): Promise<Org> {
   const anon = new ApiClient(server.url);
   const owner = await login(anon, OWNER.email, OWNER.password);
   const [admin, moderator, member, member2, guest] = await Promise.all([
