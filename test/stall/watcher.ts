@@ -48,6 +48,10 @@ export class Watcher {
     }
   }
 
+  get pid(): number {
+    return this.child.pid;
+  }
+
   async stop() {
     this.child.kill();
     await this.child.exited;
