@@ -51,9 +51,9 @@ const allAlertWords = rawStatement<{ user_id: number; word: string }, []>("SELEC
  * none, so the whole table is kept, and a send whose recipients have none does no more than a
  * map lookup per recipient (none at all when nobody has any). Changes go through write().
  */
-const alertWordsByUser = cachedUntilChange("alertWords", () => {
+const alertWordsByUser = cachedUntilChange("alertWords", (db) => {
   const byUser = new Map<number, string[]>();
-  for (const [userId, word] of allAlertWords().values() as Array<[number, string]>) {
+  for (const [userId, word] of allAlertWords(db).values() as Array<[number, string]>) {
     const lower = word.toLowerCase();
     const words = byUser.get(userId) ?? byUser.set(userId, []).get(userId)!;
     if (!words.includes(lower)) words.push(lower);
@@ -61,4 +61,4 @@ const alertWordsByUser = cachedUntilChange("alertWords", () => {
   return byUser as ReadonlyMap<number, readonly string[]>;
 });
 
-export const alertWordsForSending = (_db: Reader): ReadonlyMap<number, readonly string[]> => alertWordsByUser();
+export const alertWordsForSending = (db: Reader): ReadonlyMap<number, readonly string[]> => alertWordsByUser(db);

@@ -1,4 +1,6 @@
+import { transactionOf } from "./handles";
 import { rawStatement } from "./prepared";
+import type { Reader, TransactionKind } from "./types";
 
 // Free of bun:sqlite imports for the same reason as prepared.ts: table modules use it.
 
@@ -7,8 +9,10 @@ import { rawStatement } from "./prepared";
  * each declared by name with cachedUntilChange(), and the one rule that keeps them honest:
  *
  * - A copy holds until a write() transaction ends (it may have changed anything) or another
- *   process commits (seen within EXTERNAL_CHANGE_DELAY_MS). While a write() is open, copies
- *   load afresh: its own changes are not committed yet.
+ *   process commits (seen within EXTERNAL_CHANGE_DELAY_MS). Inside a write(), copies load
+ *   afresh through its handle and are not kept: its own changes are not committed yet. Reads
+ *   that run meanwhile (on the read connection) see the last commit, and keep using, or fill,
+ *   the copies of it.
  * - Message sends run in send transactions (SendTx, db/groupCommit.ts). Their writes leave the
  *   copies valid, so copies stay in use inside them, where the send path needs them; the one
  *   exception, a channel's first message, goes through a db/ function that drops its copy by
@@ -21,27 +25,23 @@ import { rawStatement } from "./prepared";
 export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers"
   | "outgoingWebhookBots" | "realmEmoji" | "alertWords" | "mutedUsers";
 
-/** A write() (anything may change) or a group-committed batch of message sends. */
-export type TransactionKind = "write" | "send";
-
 /** Moves at every end of a write() and every switch of database: every copy is then stale. */
 let epoch = 0;
-let writing = 0;
 const drops = new Map<CacheName, () => void>();
 
+/** The write connection, where data_version is asked (below). */
+let writer: object | null = null;
+
 /** The client calls this when it opens or closes a database: nothing cached applies any more. */
-export function databaseSwitched() {
+export function databaseSwitched(writeConnection: object | null) {
+  writer = writeConnection;
   epoch++;
   knownDataVersion = -1;
 }
 
-/** db/transaction.ts brackets every transaction with these, committed or rolled back. */
-export function transactionStarted(kind: TransactionKind) {
-  if (kind === "write") writing++;
-}
+/** db/transaction.ts calls this at the end of every transaction, committed or rolled back. */
 export function transactionEnded(kind: TransactionKind, committed: boolean) {
-  if (kind === "write") writing--;
-  if (kind === "write" || !committed) epoch++;
+  if (kind === "write" || (kind === "send" && !committed)) epoch++;
 }
 
 /**
@@ -53,7 +53,8 @@ export function cacheChanged(name: CacheName) {
 }
 
 // Changes committed by other connections (an operator's sqlite3, a backup tool, a test)
-// move SQLite's data_version; our own commits are counted above.
+// move SQLite's data_version; our own commits are counted above. It is asked of the write
+// connection, where our own commits do not move it (on the read connection they would).
 const dataVersion = rawStatement<{ data_version: number }, []>("PRAGMA data_version");
 
 // Asking SQLite costs about as much as a small query, which is too much for every request, so
@@ -65,7 +66,7 @@ let askedAt = 0;
 function externalDataVersion(): number {
   const now = performance.now();
   if (knownDataVersion < 0 || now - askedAt > EXTERNAL_CHANGE_DELAY_MS) {
-    knownDataVersion = dataVersion().values()[0][0] as number;
+    knownDataVersion = dataVersion(writer!).values()[0][0] as number;
     askedAt = now;
   }
   return knownDataVersion;
@@ -75,7 +76,7 @@ function externalDataVersion(): number {
  * A value derived from the database, kept in memory by the rule above, so the lookups every
  * request makes (the realm, the caller's account) cost a map lookup while the data is unchanged.
  */
-export function cachedUntilChange<T>(name: CacheName, load: () => T): () => T {
+export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): (db: Reader) => T {
   if (drops.has(name)) throw new Error(`Two caches named ${name}`);
   let value: T;
   let seenEpoch = -1;
@@ -83,11 +84,11 @@ export function cachedUntilChange<T>(name: CacheName, load: () => T): () => T {
   drops.set(name, () => {
     seenEpoch = -1;
   });
-  return () => {
-    if (writing > 0) return load();
+  return (db) => {
+    if (transactionOf(db)?.kind === "write") return load(db);
     const version = externalDataVersion();
     if (seenEpoch !== epoch || seenDataVersion !== version) {
-      value = load();
+      value = load(db);
       seenEpoch = epoch;
       seenDataVersion = version;
     }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { database } from "./client";
+import { writeConnection } from "./client";
 import { databaseFilePath } from "./serverStatus";
 
 /**
@@ -46,7 +46,7 @@ let workerUrl: string | null = null;
 /** SQLite's default: a checkpoint by the committing connection once the log passes this many pages. */
 const AUTOMATIC_CHECKPOINT_PAGES = 1000;
 
-const automaticCheckpoints = (pages: number) => database().run(sql.raw(`PRAGMA wal_autocheckpoint = ${pages}`));
+const automaticCheckpoints = (pages: number) => writeConnection().run(sql.raw(`PRAGMA wal_autocheckpoint = ${pages}`));
 
 /**
  * Starts checkpointing in a worker thread; `onFailure` hears of a checkpoint that failed. The
@@ -70,7 +70,7 @@ export function checkpointInBackground(everyMs: number, onFailure: (message: str
     if (data.stopped) stopped?.();
   };
   worker.onerror = (event) => giveUp(`the checkpoint worker failed (${event.message})`);
-  worker.postMessage({ path: databaseFilePath(database()), everyMs });
+  worker.postMessage({ path: databaseFilePath(writeConnection()), everyMs });
   automaticCheckpoints(0);
   return async () => {
     automaticCheckpoints(AUTOMATIC_CHECKPOINT_PAGES);

@@ -6,14 +6,18 @@ import { useFileStoreIn } from "./fileStore";
 import { applyMigrations } from "./migrate";
 import { backUpBeforeUpgrade } from "./upgradeBackup";
 import { databaseSwitched } from "./caches";
-import { usePreparedQueriesOn } from "./prepared";
 import * as schema from "./schema";
 
 export { DATABASE_FILE, DataDirError } from "./dataDir";
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
-let current: { sqlite: Database; db: Db } | null = null;
+/**
+ * The two connections to the database file: writes run on one, one transaction at a time
+ * (db/transaction.ts); reads on the other, which in WAL mode reads the last commit while a
+ * write is open, so it never sees what that write has not committed.
+ */
+let current: { writer: Db; reader: Db } | null = null;
 
 export interface OpenOptions {
   /**
@@ -60,11 +64,19 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     sqlite?.close();
     throw explainOpenFailure(error, dataDir);
   }
-  current = { sqlite, db: drizzle({ client: sqlite, schema }) };
+  current = { writer: drizzle({ client: sqlite, schema }), reader: drizzle({ client: openReadConnection(path), schema }) };
   useFileStoreIn(dataDir);
-  usePreparedQueriesOn(current.db);
-  databaseSwitched();
-  return { db: current.db, created, upgrade };
+  databaseSwitched(current.writer);
+  return { db: current.writer, created, upgrade };
+}
+
+/** The read connection: it refuses to write, so a write that strays into read() fails loudly. */
+function openReadConnection(path: string): Database {
+  const sqlite = new Database(path, { strict: true });
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run("PRAGMA query_only = ON");
+  reuseStatements(sqlite);
+  return sqlite;
 }
 
 /**
@@ -149,16 +161,23 @@ function reuseStatements(sqlite: Database, capacity = 1000) {
   }) as typeof sqlite.prepare;
 }
 
-export function database(): Db {
+/** The write connection. Only db/transaction.ts runs statements on it while the server serves. */
+export function writeConnection(): Db {
   if (!current) throw new Error("The database is not open");
-  return current.db;
+  return current.writer;
+}
+
+/** The read connection, for read() and for reads outside any transaction. */
+export function readConnection(): Db {
+  if (!current) throw new Error("The database is not open");
+  return current.reader;
 }
 
 export function closeDatabase() {
   if (!current) return;
-  current.sqlite.run("PRAGMA optimize");
-  current.sqlite.close();
+  current.reader.$client.close();
+  current.writer.$client.run("PRAGMA optimize");
+  current.writer.$client.close();
   current = null;
-  usePreparedQueriesOn(null);
-  databaseSwitched();
+  databaseSwitched(null);
 }

@@ -19,7 +19,7 @@ import type { SendTx } from "./types";
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 interface Queued {
-  change: (tx: SendTx) => unknown;
+  change: (tx: SendTx) => unknown | Promise<unknown>;
   settle: (outcome: Outcome<unknown>) => void;
 }
 
@@ -28,27 +28,32 @@ const MAX_BATCH = 256;
 
 let queued: Queued[] = [];
 
-// Rows changed on this connection so far: how a failed change is known to have written.
+// Rows changed on the write connection so far: how a failed change is known to have written.
+// One transaction writes at a time, so a change of the count is this change's doing.
 const totalChangesQuery = rawStatement<{ count: number }, []>("SELECT total_changes() AS count");
-const totalChanges = () => totalChangesQuery().values()[0][0] as number;
+const totalChanges = (tx: SendTx) => totalChangesQuery(tx).values()[0][0] as number;
 
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
 class FailedAfterWriting extends Error {}
 
 /** A message send's change, committed together with the sends queued in the same turn. */
-export function writeSend<T>(change: (tx: SendTx) => T): Promise<T> {
+export function writeSend<T>(change: (tx: SendTx) => T | Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (queued.length === 0) setImmediate(flush);
     queued.push({ change, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
   });
 }
 
-function flush() {
+async function flush() {
   const batch = queued.splice(0, MAX_BATCH);
   if (queued.length > 0) setImmediate(flush);
   let outcomes: Array<Outcome<unknown>>;
   try {
-    outcomes = writeSendBatch((tx) => batch.map((item) => attempt(tx, item.change)));
+    outcomes = await writeSendBatch(async (tx) => {
+      const each: Array<Outcome<unknown>> = [];
+      for (const item of batch) each.push(await attempt(tx, item.change));
+      return each;
+    });
   } catch (error) {
     if (error instanceof FailedAfterWriting) return oneByOne(batch);
     // The commit itself failed: nothing in the batch happened.
@@ -59,24 +64,24 @@ function flush() {
 }
 
 /** Runs one change of a batch, keeping its events only if it succeeds. */
-function attempt(tx: SendTx, change: (tx: SendTx) => unknown): Outcome<unknown> {
+async function attempt(tx: SendTx, change: Queued["change"]): Promise<Outcome<unknown>> {
   const emitted: Array<Parameters<SendTx["emit"]>> = [];
   const own: SendTx = Object.create(tx, { emit: { value: (...args: Parameters<SendTx["emit"]>) => emitted.push(args) } });
-  const changesBefore = totalChanges();
+  const changesBefore = totalChanges(tx);
   try {
-    const value = change(own);
+    const value = await change(own);
     for (const args of emitted) tx.emit(...args);
     return { ok: true, value };
   } catch (error) {
-    if (totalChanges() !== changesBefore) throw new FailedAfterWriting();
+    if (totalChanges(tx) !== changesBefore) throw new FailedAfterWriting();
     return { ok: false, error };
   }
 }
 
-function oneByOne(batch: Queued[]) {
+async function oneByOne(batch: Queued[]) {
   for (const item of batch) {
     try {
-      item.settle({ ok: true, value: writeSendBatch(item.change) });
+      item.settle({ ok: true, value: await writeSendBatch(item.change) });
     } catch (error) {
       item.settle({ ok: false, error });
     }

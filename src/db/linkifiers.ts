@@ -19,18 +19,18 @@ export type Linkifier = typeof linkifiers.$inferSelect;
 // Every send and every message fetch reads the list (see prepared.ts).
 const orderedLinkifiers = prepared((db) => db.select().from(linkifiers).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare());
 
-export function listLinkifiers(_db: Reader): Linkifier[] {
-  return orderedLinkifiers().all();
+export function listLinkifiers(db: Reader): Linkifier[] {
+  return orderedLinkifiers(db).all();
 }
 
 // Every send renders with them; they change only in write() transactions (db/caches.ts).
-const currentDefinitions = cachedUntilChange("linkifiers", (): readonly LinkifierDefinition[] =>
-  Object.freeze(orderedLinkifiers().all().map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
+const currentDefinitions = cachedUntilChange("linkifiers", (db): readonly LinkifierDefinition[] =>
+  Object.freeze(orderedLinkifiers(db).all().map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
 );
 
 /** The list as the message renderer takes it, in order. */
-export function linkifierDefinitions(_db: Reader): readonly LinkifierDefinition[] {
-  return currentDefinitions();
+export function linkifierDefinitions(db: Reader): readonly LinkifierDefinition[] {
+  return currentDefinitions(db);
 }
 
 /** The list compiled, in order, for topic_links (compiling is cached in render/linkifiers). */

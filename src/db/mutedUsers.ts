@@ -50,11 +50,11 @@ const allMutes = rawStatement<{ user_id: number; muted_user_id: number }, []>("S
  * Per muted user, who muted them, for the send path: a message from someone nobody muted
  * costs one map lookup. Mutes change only in write() transactions.
  */
-const mutersByMutedUser = cachedUntilChange("mutedUsers", () => {
+const mutersByMutedUser = cachedUntilChange("mutedUsers", (db) => {
   const muters = new Map<number, number[]>();
-  for (const [userId, mutedUserId] of allMutes().values() as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
+  for (const [userId, mutedUserId] of allMutes(db).values() as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
   return muters as ReadonlyMap<number, readonly number[]>;
 });
 
 /** The users who muted `senderId` (none: undefined). */
-export const mutersOf = (_db: Reader, senderId: number): readonly number[] | undefined => mutersByMutedUser().get(senderId);
+export const mutersOf = (db: Reader, senderId: number): readonly number[] | undefined => mutersByMutedUser(db).get(senderId);

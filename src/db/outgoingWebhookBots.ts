@@ -19,10 +19,10 @@ const activeWebhookBots = prepared((db) =>
     .prepare(),
 );
 
-const currentIds = cachedUntilChange("outgoingWebhookBots", (): ReadonlySet<number> => new Set(activeWebhookBots().all().map((row) => row.id)));
+const currentIds = cachedUntilChange("outgoingWebhookBots", (db): ReadonlySet<number> => new Set(activeWebhookBots(db).all().map((row) => row.id)));
 
-export function outgoingWebhookBotIds(_db: Reader): ReadonlySet<number> {
-  return currentIds();
+export function outgoingWebhookBotIds(db: Reader): ReadonlySet<number> {
+  return currentIds(db);
 }
 
 /** A bot with its service configuration, as a delivery needs it; undefined once it is gone. */
@@ -40,6 +40,6 @@ const serviceUrl = prepared((db) =>
 );
 
 /** A bot's service URL, for the outbox to tell its destination; asked once per queued item. */
-export function webhookServiceUrl(_db: Reader, botId: number): string | undefined {
-  return serviceUrl().get({ botId })?.url;
+export function webhookServiceUrl(db: Reader, botId: number): string | undefined {
+  return serviceUrl(db).get({ botId })?.url;
 }

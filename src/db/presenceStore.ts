@@ -1,5 +1,5 @@
 import type { ShownPresence } from "../model/presence";
-import { database } from "./client";
+import { readConnection, writeConnection } from "./client";
 import { listPresenceRows, savePresenceRows, type PresenceRow } from "./presence";
 import { write } from "./transaction";
 
@@ -21,7 +21,7 @@ export interface StoredPresence {
 }
 
 interface Store {
-  /** The database this copy was read from: another one (tests open several) means reloading. */
+  /** The database this copy was read from (its write connection): another one (tests open several) means reloading. */
   source: unknown;
   byUser: Map<number, StoredPresence>;
   /** The realm-wide counter: the highest updateId given out. */
@@ -35,9 +35,9 @@ interface Store {
 let store: Store | null = null;
 
 function current(): Store {
-  const source = database();
+  const source = writeConnection();
   if (store?.source !== source) {
-    const rows = listPresenceRows(source);
+    const rows = listPresenceRows(readConnection());
     const byUser = new Map(rows.map((row) => [row.userId, { activeTime: row.lastActiveTime, connectedTime: row.lastConnectedTime, updateId: row.lastUpdateId }]));
     const lastUpdateId = rows.reduce((highest, row) => Math.max(highest, row.lastUpdateId), 0);
     store = { source, byUser, lastUpdateId, unsaved: new Set(), announced: new Map() };
@@ -77,15 +77,21 @@ export function noteAnnouncedPresence(userId: number, shown: ShownPresence) {
 }
 
 /** Writes every entry changed since the last call, in one transaction; returns how many. */
-export function saveUnsavedPresences(): number {
-  if (!store || store.source !== database() || store.unsaved.size === 0) return 0;
+export async function saveUnsavedPresences(): Promise<number> {
+  if (!store || store.source !== writeConnection() || store.unsaved.size === 0) return 0;
   const state = store;
-  const rows: PresenceRow[] = [...state.unsaved].map((userId) => {
+  // Taken now: an entry that changes while the write waits for its turn is marked again.
+  const userIds = [...state.unsaved];
+  state.unsaved.clear();
+  const rows: PresenceRow[] = userIds.map((userId) => {
     const entry = state.byUser.get(userId)!;
     return { userId, lastActiveTime: entry.activeTime, lastConnectedTime: entry.connectedTime, lastUpdateId: entry.updateId };
   });
-  write((tx) => savePresenceRows(tx, rows));
-  // write() is synchronous, so nothing changed an entry while it ran.
-  state.unsaved.clear();
+  try {
+    await write((tx) => savePresenceRows(tx, rows));
+  } catch (error) {
+    for (const userId of userIds) state.unsaved.add(userId);
+    throw error;
+  }
   return rows.length;
 }

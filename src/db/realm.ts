@@ -27,14 +27,14 @@ export const REALM_ID = 1;
 const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, REALM_ID)).prepare());
 
 // Every request reads the realm; it changes rarely. Frozen, since callers share one copy.
-const currentRealm = cachedUntilChange("realm", (): Realm | undefined => {
-  const row = realmRow().get() as RealmRow | undefined;
+const currentRealm = cachedUntilChange("realm", (db): Realm | undefined => {
+  const row = realmRow(db).get() as RealmRow | undefined;
   if (!row) return undefined;
   return Object.freeze({ ...row, settings: Object.freeze({ ...REALM_SETTING_DEFAULTS, ...row.settings }) });
 });
 
-export function findRealm(_db: Reader): Realm | undefined {
-  return currentRealm();
+export function findRealm(db: Reader): Realm | undefined {
+  return currentRealm(db);
 }
 
 /** The realm, for code that runs only once the organization exists. */

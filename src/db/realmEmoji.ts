@@ -67,8 +67,8 @@ const allRows = prepared((db) => db.select().from(realmEmoji).orderBy(asc(realmE
 
 // Every send with `:name:` in it and every reaction looks names up; emoji change only in
 // write() transactions (db/caches.ts).
-const currentTables = cachedUntilChange("realmEmoji", (): RealmEmojiTables => {
-  const all = (allRows().all() as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
+const currentTables = cachedUntilChange("realmEmoji", (db): RealmEmojiTables => {
+  const all = (allRows(db).all() as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
   return {
     all,
     byId: new Map(all.map((entry) => [String(entry.id), entry])),
@@ -77,17 +77,17 @@ const currentTables = cachedUntilChange("realmEmoji", (): RealmEmojiTables => {
 });
 
 /** Every custom emoji, deactivated ones included (old messages and reactions still show them), by ID. */
-export function listRealmEmoji(_db: Reader): readonly RealmEmojiEntry[] {
-  return currentTables().all;
+export function listRealmEmoji(db: Reader): readonly RealmEmojiEntry[] {
+  return currentTables(db).all;
 }
 
 /** By emoji_code (the ID as a string), deactivated or not. */
-export function findRealmEmojiById(_db: Reader, id: string): RealmEmojiEntry | undefined {
-  return currentTables().byId.get(id);
+export function findRealmEmojiById(db: Reader, id: string): RealmEmojiEntry | undefined {
+  return currentTables(db).byId.get(id);
 }
 
-export function findActiveRealmEmojiByName(_db: Reader, name: string): RealmEmojiEntry | undefined {
-  return currentTables().activeByName.get(name);
+export function findActiveRealmEmojiByName(db: Reader, name: string): RealmEmojiEntry | undefined {
+  return currentTables(db).activeByName.get(name);
 }
 
 /** The emoji whose image is served under this file name, deactivated or not. */

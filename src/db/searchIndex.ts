@@ -1,29 +1,22 @@
+import { transactionOf } from "./handles";
 import { rawStatement } from "./prepared";
+import type { SendTx, Tx } from "./types";
 
 /**
  * Feeding new messages to the full-text index (messages_fts, migrations 0001 and 0002). A
  * transaction's new messages are indexed in one statement just before it commits: FTS5 costs
  * about a third as much per message that way as through a trigger per row, and the index is
- * still never behind what is committed. IDs only grow and one connection writes, so the
- * messages one transaction inserts are the range from its first new ID to its last.
+ * still never behind what is committed. IDs only grow and one transaction writes at a time
+ * (db/transaction.ts), so the messages one transaction inserts are the range from its first
+ * new ID to its last.
  */
 
-let inserted: { first: number; last: number } | null = null;
-// How many, kept until the transaction ends (indexing may happen early, see applyMessageEdit.ts).
-let insertedCount = 0;
-
 /** insertMessage calls this for every row it adds. */
-export function messageInserted(id: number) {
-  if (inserted === null) inserted = { first: id, last: id };
-  else inserted.last = id;
-  insertedCount++;
-}
-
-/** After a COMMIT: how many messages the transaction stored (counted for GET /metrics). */
-export function takeInsertedCount(): number {
-  const count = insertedCount;
-  insertedCount = 0;
-  return count;
+export function messageInserted(tx: SendTx, id: number) {
+  const state = transactionOf(tx)!;
+  if (state.inserted === null) state.inserted = { first: id, last: id };
+  else state.inserted.last = id;
+  state.insertedCount++;
 }
 
 // Messages deleted again in the same transaction are simply not there to be indexed.
@@ -31,18 +24,16 @@ const indexRange = rawStatement<never, [number, number]>(
   "INSERT INTO messages_fts (rowid, content, topic, scope) SELECT id, content, topic, 'r' || recipient_id FROM messages WHERE id BETWEEN ? AND ?",
 );
 
-/** Run by transact() as the last statement of every write transaction. */
-export function indexInsertedMessages() {
-  if (inserted === null) return;
-  const { first, last } = inserted;
-  inserted = null;
-  indexRange().run(first, last);
-}
-
-/** When a transaction rolls back, so do its messages. */
-export function forgetInsertedMessages() {
-  inserted = null;
-  insertedCount = 0;
+/**
+ * Run by write() as the last statement of every write transaction; earlier by a change that
+ * needs its new messages in the index before it goes on (see applyMessageEdit.ts).
+ */
+export function indexInsertedMessages(tx: SendTx) {
+  const state = transactionOf(tx)!;
+  if (state.inserted === null) return;
+  const { first, last } = state.inserted;
+  state.inserted = null;
+  indexRange(tx).run(first, last);
 }
 
 // ---- Merging the index ----
@@ -69,15 +60,15 @@ const mergeStep = rawStatement<never, [number]>("INSERT INTO messages_fts (messa
 const totalChanges = rawStatement<{ n: number }, []>("SELECT total_changes() AS n");
 
 /** Whether commits merge the index themselves (FTS5's way) or leave it to mergeIndexStep. */
-export function mergeIndexOnCommit(on: boolean) {
-  setAutomerge().run(on ? AUTOMATIC_MERGE_SEGMENTS : 0);
-  setCrisismerge().run(on ? CRISIS_MERGE_SEGMENTS : BACKGROUND_CRISIS_SEGMENTS);
+export function mergeIndexOnCommit(tx: Tx, on: boolean) {
+  setAutomerge(tx).run(on ? AUTOMATIC_MERGE_SEGMENTS : 0);
+  setCrisismerge(tx).run(on ? CRISIS_MERGE_SEGMENTS : BACKGROUND_CRISIS_SEGMENTS);
 }
 
 /** One step of merging the index, inside a write transaction; false when nothing was left to merge. */
-export function mergeIndexStep(): boolean {
-  const before = totalChanges().get()!.n;
-  mergeStep().run(MERGE_STEP_PAGES);
+export function mergeIndexStep(tx: Tx): boolean {
+  const before = totalChanges(tx).get()!.n;
+  mergeStep(tx).run(MERGE_STEP_PAGES);
   // The command itself counts as one change; merging writes more.
-  return totalChanges().get()!.n - before > 1;
+  return totalChanges(tx).get()!.n - before > 1;
 }

@@ -30,9 +30,9 @@ const systemGroupQuery = prepared((db) =>
 const everyoneGroupCell = prepared(() => ({ id: undefined as number | undefined }));
 
 /** The ID of role:everyone, which every user is in: permissions set to it need no lookup. */
-export function everyoneGroupId(_db: Reader): number {
-  const cell = everyoneGroupCell();
-  return (cell.id ??= systemGroupQuery().get({ name: SystemGroup.EVERYONE })?.id ?? -1);
+export function everyoneGroupId(db: Reader): number {
+  const cell = everyoneGroupCell(db);
+  return (cell.id ??= systemGroupQuery(db).get({ name: SystemGroup.EVERYONE })?.id ?? -1);
 }
 
 const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
@@ -40,15 +40,15 @@ const channelById = prepared((db) => db.select().from(channels).where(eq(channel
 
 // Only channels found are kept, so a stream of unknown names cannot grow it. A channel's first
 // message changes its row inside a send: setFirstMessageId (db/channels.ts) drops this.
-const channelsForSending = cachedUntilChange("channelsForSending", () => new Map<string, Readonly<Channel>>());
+const channelsForSending = cachedUntilChange("channelsForSending", (db) => new Map<string, Readonly<Channel>>());
 const MAX_CACHED_CHANNELS = 10_000;
 
-export function channelForSending(_db: Reader, by: { name: string } | { id: number }): Readonly<Channel> | undefined {
-  const known = channelsForSending();
+export function channelForSending(db: Reader, by: { name: string } | { id: number }): Readonly<Channel> | undefined {
+  const known = channelsForSending(db);
   const key = "name" in by ? `name ${by.name.toLowerCase()}` : `id ${by.id}`;
   let channel = known.get(key);
   if (channel === undefined) {
-    channel = "name" in by ? channelByNameKey().get({ key: by.name.toLowerCase() }) : channelById().get({ id: by.id });
+    channel = "name" in by ? channelByNameKey(db).get({ key: by.name.toLowerCase() }) : channelById(db).get({ id: by.id });
     if (channel === undefined) return undefined;
     if (known.size >= MAX_CACHED_CHANNELS) known.clear();
     known.set(key, Object.freeze(channel));
@@ -72,14 +72,14 @@ export interface Subscribers {
 }
 
 // Every send needs its channel's subscribers; they change only in write() transactions.
-const subscribersByChannel = cachedUntilChange("channelSubscribers", () => new Map<number, Subscribers>());
+const subscribersByChannel = cachedUntilChange("channelSubscribers", (db) => new Map<number, Subscribers>());
 
-export function channelSubscribers(_db: Reader, channelId: number): Subscribers {
-  const known = subscribersByChannel();
+export function channelSubscribers(db: Reader, channelId: number): Subscribers {
+  const known = subscribersByChannel(db);
   let subscribers = known.get(channelId);
   if (subscribers === undefined) {
     // Raw rows: drizzle's mapping of 50 rows into objects costs more than the query.
-    const rows = subscribersQuery().values({ channelId }) as Array<[number, number]>;
+    const rows = subscribersQuery(db).values({ channelId }) as Array<[number, number]>;
     subscribers = Object.freeze({ userIds: Object.freeze(rows.map(([userId]) => userId)), mutedIds: new Set(rows.filter(([, muted]) => muted === 1).map(([userId]) => userId)) });
     known.set(channelId, subscribers);
   }
@@ -88,13 +88,13 @@ export function channelSubscribers(_db: Reader, channelId: number): Subscribers 
 
 const channelRecipientQuery = rawStatement<{ id: number }, [number]>("SELECT id FROM recipients WHERE channel_id = ?");
 // A channel's recipient row never changes once made; it is kept like the channel itself.
-const channelRecipientIds = cachedUntilChange("channelRecipients", () => new Map<number, number>());
+const channelRecipientIds = cachedUntilChange("channelRecipients", (db) => new Map<number, number>());
 
-export function findChannelRecipientId(_db: Reader, channelId: number): number | undefined {
-  const known = channelRecipientIds();
+export function findChannelRecipientId(db: Reader, channelId: number): number | undefined {
+  const known = channelRecipientIds(db);
   let id = known.get(channelId);
   if (id === undefined) {
-    id = channelRecipientQuery().values(channelId)[0]?.[0] as number | undefined;
+    id = channelRecipientQuery(db).values(channelId)[0]?.[0] as number | undefined;
     if (id !== undefined) known.set(channelId, id);
   }
   return id;
@@ -104,7 +104,7 @@ export function findChannelRecipientId(_db: Reader, channelId: number): number |
 // ~20 µs instead of ~2 µs inside a send's transaction.
 const topicMessageQuery = rawStatement<{ found: number }, [number, string]>("SELECT 1 AS found FROM messages WHERE channel_id = ? AND topic_key = ? LIMIT 1");
 
-export const topicHasMessages = (_db: Reader, channelId: number, topicKey: string) => topicMessageQuery().values(channelId, topicKey).length > 0;
+export const topicHasMessages = (db: Reader, channelId: number, topicKey: string) => topicMessageQuery(db).values(channelId, topicKey).length > 0;
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
 
@@ -116,9 +116,9 @@ const insertMessageStatement = rawStatement<never, Array<string | number | null>
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 
-export function insertMessage(_tx: SendTx, values: MessageValues): Message {
+export function insertMessage(tx: SendTx, values: MessageValues): Message {
   const flag = (value: boolean) => (value ? 1 : 0);
-  const { lastInsertRowid } = insertMessageStatement().run(
+  const { lastInsertRowid } = insertMessageStatement(tx).run(
     values.recipientId,
     values.channelId,
     values.topic,
@@ -134,13 +134,13 @@ export function insertMessage(_tx: SendTx, values: MessageValues): Message {
     flag(values.hasAttachment),
   );
   const id = Number(lastInsertRowid);
-  messageInserted(id);
+  messageInserted(tx, id);
   return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
 }
 
 const insertFlagsStatement = rawStatement<never, [number, number, number, number]>("INSERT INTO message_flags (user_id, message_id, recipient_id, flags) VALUES (?, ?, ?, ?)");
 
-export function insertMessageFlags(_tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
-  const insert = insertFlagsStatement();
+export function insertMessageFlags(tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
+  const insert = insertFlagsStatement(tx);
   for (const row of rows) insert.run(row.userId, row.messageId, row.recipientId, row.flags);
 }

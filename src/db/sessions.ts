@@ -38,8 +38,8 @@ const byTokenHash = rawStatement<{ id: number; user_id: number; last_seen_at: nu
   "SELECT id, user_id, last_seen_at, expires_at FROM sessions WHERE token_hash = ?",
 );
 
-export function findSessionByTokenHash(_db: Reader, tokenHash: string): { id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined {
-  const row = byTokenHash().get(tokenHash);
+export function findSessionByTokenHash(db: Reader, tokenHash: string): { id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined {
+  const row = byTokenHash(db).get(tokenHash);
   return row ? { id: row.id, userId: row.user_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at } : undefined;
 }
 

@@ -34,10 +34,10 @@ export const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(res
  * which is the result. Each call must do some of the work, stop once `slice.over` says so,
  * and find where to go on from its arguments or the database: a slice starts afresh.
  */
-export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined): Promise<T> {
+export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
   return workingInSlices(async () => {
     for (;;) {
-      const result = write((tx) => step(tx, new Slice()));
+      const result = await write((tx) => step(tx, new Slice()));
       if (result !== undefined) return result;
       await yieldToOthers();
     }
@@ -45,10 +45,10 @@ export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undef
 }
 
 /** readInSlices is writeInSlices for reads: each slice one consistent snapshot. */
-export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined): Promise<T> {
+export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
   return workingInSlices(async () => {
     for (;;) {
-      const result = read((db) => step(db, new Slice()));
+      const result = await read((db) => step(db, new Slice()));
       if (result !== undefined) return result;
       await yieldToOthers();
     }

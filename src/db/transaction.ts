@@ -1,8 +1,25 @@
-import { database } from "./client";
-import { type TransactionKind, transactionEnded, transactionStarted } from "./caches";
+import { readConnection, writeConnection, type Db } from "./client";
+import { transactionEnded } from "./caches";
 import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
-import { forgetInsertedMessages, indexInsertedMessages, takeInsertedCount } from "./searchIndex";
-import type { Emitted, Reader, SendTx, Tx } from "./types";
+import { type Handle, openHandle, transactionOf } from "./handles";
+import { indexInsertedMessages } from "./searchIndex";
+import type { Emitted, Reader, SendTx, Tx, TransactionKind } from "./types";
+import { Turns } from "./turns";
+
+/**
+ * The store's transactions: `await write(async (tx) => ...)` for a change, `await read(...)`
+ * for a consistent snapshot. What keeps them right:
+ *
+ * - One writer at a time. Writes take turns (first come, first served) on the write
+ *   connection, each in an IMMEDIATE transaction that stays open across its callback's awaits;
+ *   nothing else runs statements on that connection meanwhile.
+ * - Reads run on their own connection (WAL lets it read while a write is open), so a read never
+ *   sees what an open write has not committed, and never waits for a write to finish.
+ * - Events leave after COMMIT, in commit order: the writer hands them to the commit listener
+ *   before the next writer's turn begins; a rollback delivers nothing.
+ * - A callback that does not await runs its whole transaction at once when the writer is free
+ *   (an async function runs up to its first await), as SQLite's synchronous driver allows.
+ */
 
 /** Takes everything a committed write() emitted; the app wires it to the event registry. */
 type CommitListener = (emitted: Emitted[]) => void;
@@ -17,64 +34,88 @@ let messagesCommitted = 0;
 /** Messages stored by committed transactions since the process started, for GET /metrics. */
 export const messagesCommittedSinceStart = () => messagesCommitted;
 
-/**
- * Runs one state change in one IMMEDIATE transaction, handing each event it emits to
- * `collect`. The callback must be synchronous: with bun:sqlite an async callback would commit
- * before its awaits ran, so slow work (hashing, network) belongs before or after.
- */
-export function transact<T>(change: (tx: Tx) => T, collect: (emitted: Emitted) => void): T {
-  return transactAs("write", change as (tx: SendTx) => T, collect);
+const writerTurns = new Turns();
+const readerTurns = new Turns();
+
+/** One state change in one transaction; its events go to the commit listener after COMMIT. */
+export function write<T>(change: (tx: Tx) => T | Promise<T>): Promise<T> {
+  return writerTurns.run(() => transact("write", change as (tx: SendTx) => T | Promise<T>, publish));
 }
 
-function transactAs<T>(kind: TransactionKind, change: (tx: SendTx) => T, collect: (emitted: Emitted) => void): T {
-  transactionStarted(kind);
+/** write() for a batch of message sends: only db/groupCommit.ts runs these (see db/caches.ts for what differs). */
+export function writeSendBatch<T>(change: (tx: SendTx) => T | Promise<T>): Promise<T> {
+  return writerTurns.run(() => transact("send", change, publish));
+}
+
+/**
+ * write() that hands back what the change emitted instead of publishing it: for tests that
+ * check exactly who would hear of a change.
+ */
+export async function writeCollecting<T>(change: (tx: Tx) => T | Promise<T>): Promise<{ value: T; emitted: Emitted[] }> {
+  let emitted: Emitted[] = [];
+  const value = await writerTurns.run(() => transact("write", change as (tx: SendTx) => T | Promise<T>, (all) => (emitted = all)));
+  return { value, emitted };
+}
+
+const publish = (emitted: Emitted[]) => commitListener?.(emitted);
+
+async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: SendTx) => T | Promise<T>, afterCommit: (emitted: Emitted[]) => void): Promise<T> {
+  const connection = writeConnection();
+  const emitted: Emitted[] = [];
+  const handle = openHandle(connection, kind, (one) => emitted.push(one)) as unknown as SendTx;
   let committed = false;
+  let value: T;
   try {
-    const value = database().transaction(
-      (drizzleTx) => {
-        const tx = Object.assign(drizzleTx, {
-          emit(event: Emitted["event"], userIds: Iterable<number>, options?: Emitted["options"]) {
-            collect({ event, userIds: [...new Set(userIds)], options });
-          },
-        }) as unknown as SendTx;
-        const value = change(tx);
-        if (value instanceof Promise) throw new Error("write() callbacks must be synchronous");
-        indexInsertedMessages();
-        return value;
-      },
-      { behavior: "immediate" },
-    );
-    committed = true;
-    messagesCommitted += takeInsertedCount();
+    run(connection, "BEGIN IMMEDIATE");
+    try {
+      const result = change(handle);
+      value = result instanceof Promise ? await result : result;
+      indexInsertedMessages(handle);
+      run(connection, "COMMIT");
+      committed = true;
+    } catch (error) {
+      rollBack(connection);
+      throw error;
+    }
+    messagesCommitted += transactionOf(handle)!.insertedCount;
     noteWriteSucceeded();
-    return value;
   } catch (error) {
     noteWriteFailure(error);
     throw error;
   } finally {
-    if (!committed) forgetInsertedMessages();
-    transactionEnded(kind, committed);
+    closeHandle(handle, kind, committed);
   }
+  // Still the writer's turn: the next transaction's events cannot overtake these.
+  if (emitted.length > 0) afterCommit(emitted);
+  return value;
 }
 
-/** One state change in one transaction; its events go to the commit listener after COMMIT. */
-export function write<T>(change: (tx: Tx) => T): T {
-  return publishing((collect) => transact(change, collect));
+/** Runs reads against one consistent snapshot, on the read connection. */
+export function read<T>(query: (db: Reader) => T | Promise<T>): Promise<T> {
+  return readerTurns.run(async () => {
+    const connection = readConnection();
+    const handle = openHandle(connection, "read") as unknown as Reader;
+    run(connection, "BEGIN DEFERRED");
+    try {
+      const result = query(handle);
+      return result instanceof Promise ? await result : result;
+    } finally {
+      run(connection, "COMMIT");
+      closeHandle(handle, "read", true);
+    }
+  });
 }
 
-/** write() for a batch of message sends: only db/groupCommit.ts runs these (see db/caches.ts for what differs). */
-export function writeSendBatch<T>(change: (tx: SendTx) => T): T {
-  return publishing((collect) => transactAs("send", change, collect));
+function run(connection: Db, statement: string) {
+  connection.$client.run(statement);
 }
 
-function publishing<T>(run: (collect: (emitted: Emitted) => void) => T): T {
-  const emitted: Emitted[] = [];
-  const result = run((one) => emitted.push(one));
-  if (emitted.length > 0) commitListener?.(emitted);
-  return result;
+/** A failed COMMIT may have rolled back already (SQLITE_FULL does): then there is nothing to undo. */
+function rollBack(connection: Db) {
+  if (connection.$client.inTransaction) run(connection, "ROLLBACK");
 }
 
-/** Runs reads against one consistent snapshot. */
-export function read<T>(query: (db: Reader) => T): T {
-  return database().transaction((tx) => query(tx as unknown as Reader), { behavior: "deferred" });
+function closeHandle(handle: Handle | SendTx | Reader, kind: TransactionKind, committed: boolean) {
+  (handle as Handle).close();
+  transactionEnded(kind, committed);
 }

@@ -30,3 +30,6 @@ declare const mayChangeAnything: unique symbol;
  * reach a write that would leave the caches stale.
  */
 export type Tx = SendTx & { readonly [mayChangeAnything]: true };
+
+/** A write() (anything may change), a group-committed batch of message sends, or a read(). */
+export type TransactionKind = "write" | "send" | "read";

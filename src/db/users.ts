@@ -61,12 +61,12 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const userById = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
 const userByEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare());
 
-export function findUserById(_db: Reader, id: number): User | undefined {
-  return userById().get({ id }) as User | undefined;
+export function findUserById(db: Reader, id: number): User | undefined {
+  return userById(db).get({ id }) as User | undefined;
 }
 
-export function findUserByEmail(_db: Reader, email: string): User | undefined {
-  return userByEmail().get({ email: normalizeEmail(email) }) as User | undefined;
+export function findUserByEmail(db: Reader, email: string): User | undefined {
+  return userByEmail(db).get({ email: normalizeEmail(email) }) as User | undefined;
 }
 
 export function listUsers(db: Reader): User[] {

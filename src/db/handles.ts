@@ -1,0 +1,50 @@
+import type { Db } from "./client";
+import type { Emitted, TransactionKind } from "./types";
+
+/**
+ * What a transaction's handle (the `tx` or `db` its callback gets) carries besides the
+ * connection's query builder: which kind of transaction it is, whether it is still open, and
+ * what it has done that must be settled at its end. State per transaction, not per module: a
+ * read may run while a write is open, and what each may cache differs (db/caches.ts).
+ */
+export interface TransactionState {
+  readonly kind: TransactionKind;
+  readonly connection: Db;
+  open: boolean;
+  /** IDs of the messages this transaction inserted, for the full-text index (db/searchIndex.ts). */
+  inserted: { first: number; last: number } | null;
+  insertedCount: number;
+}
+
+const STATE = Symbol("transaction");
+
+export type Handle = Db & { readonly [STATE]: TransactionState; close(): void };
+
+/**
+ * A handle over `connection` for one transaction. It is the connection's drizzle database
+ * underneath (its builders run statements on that connection), with `emit` for writes.
+ */
+export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void): Handle {
+  const state: TransactionState = { kind, connection, open: true, inserted: null, insertedCount: 0 };
+  return Object.create(connection, {
+    [STATE]: { value: state },
+    close: { value: () => (state.open = false) },
+    emit: {
+      value(event: Emitted["event"], userIds: Iterable<number>, options?: Emitted["options"]) {
+        if (!collect) throw new Error("Events are emitted only in write transactions");
+        if (!state.open) throw new Error("An event was emitted after its transaction ended");
+        collect({ event, userIds: [...new Set(userIds)], options });
+      },
+    },
+  }) as Handle;
+}
+
+/** The transaction a handle belongs to; undefined for the bare connection (db/ internals, start-up). */
+export function transactionOf(db: object): TransactionState | undefined {
+  return (db as Partial<Handle>)[STATE];
+}
+
+/** The connection a handle runs its statements on. */
+export function connectionOf(db: object): Db {
+  return transactionOf(db)?.connection ?? (db as Db);
+}
