@@ -21,8 +21,12 @@ import { Turns } from "./turns";
  *   (an async function runs up to its first await), as SQLite's synchronous driver allows.
  */
 
-/** Takes everything a committed write() emitted; the app wires it to the event registry. */
-type CommitListener = (emitted: Emitted[]) => void;
+/**
+ * Takes everything a committed write() emitted; the app wires it to the event registry. It runs
+ * while the writer still holds its turn (awaited if it returns a Promise), so the next
+ * transaction's events cannot overtake these.
+ */
+type CommitListener = (emitted: Emitted[]) => void | Promise<void>;
 let commitListener: CommitListener | null = null;
 
 export function onCommit(listener: CommitListener) {
@@ -59,7 +63,7 @@ export async function writeCollecting<T>(change: (tx: Tx) => T | Promise<T>): Pr
 
 const publish = (emitted: Emitted[]) => commitListener?.(emitted);
 
-async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: SendTx) => T | Promise<T>, afterCommit: (emitted: Emitted[]) => void): Promise<T> {
+async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: SendTx) => T | Promise<T>, afterCommit: CommitListener): Promise<T> {
   const connection = writeConnection();
   const emitted: Emitted[] = [];
   const handle = openHandle(connection, kind, (one) => emitted.push(one)) as unknown as SendTx;
@@ -86,7 +90,10 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
     closeHandle(handle, kind, committed);
   }
   // Still the writer's turn: the next transaction's events cannot overtake these.
-  if (emitted.length > 0) afterCommit(emitted);
+  if (emitted.length > 0) {
+    const delivered = afterCommit(emitted);
+    if (delivered instanceof Promise) await delivered;
+  }
   return value;
 }
 
