@@ -57,7 +57,9 @@ export function writeSendBatch<T>(change: (tx: SendTx) => T | Promise<T>): Promi
  */
 export async function writeCollecting<T>(change: (tx: Tx) => T | Promise<T>): Promise<{ value: T; emitted: Emitted[] }> {
   let emitted: Emitted[] = [];
-  const value = await writerTurns.run(() => transact("write", change as (tx: SendTx) => T | Promise<T>, (all) => (emitted = all)));
+  const value = await writerTurns.run(() => transact("write", change as (tx: SendTx) => T | Promise<T>, (all) => {
+    emitted = all;
+  }));
   return { value, emitted };
 }
 
