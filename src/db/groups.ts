@@ -227,3 +227,30 @@ export function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId:
 function isUnnamedGroup(db: Reader, groupId: number): boolean {
   return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
 }
+
+/** The named groups (deactivated ones included) a user is a direct member of. */
+export function namedGroupIdsOfMember(db: Reader, userId: number): number[] {
+  return db
+    .select({ id: userGroups.id })
+    .from(userGroupMembers)
+    .innerJoin(userGroups, eq(userGroups.id, userGroupMembers.groupId))
+    .where(and(eq(userGroupMembers.userId, userId), isNotNull(userGroups.name)))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Makes these users direct members of a group; none may be one already. */
+export function addGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+  if (userIds.length === 0) return;
+  tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).run();
+}
+
+/** Ends these users' direct membership of a group. */
+export function removeGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+  if (userIds.length === 0) return;
+  tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds))).run();
+}
+
+export function setUserGroupDeactivated(tx: Tx, groupId: number, deactivated: boolean) {
+  tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, groupId)).run();
+}

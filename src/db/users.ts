@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
@@ -127,4 +127,27 @@ export function insertUser(tx: Tx, values: NewUser): User {
     .values({ ...values, email: normalizeEmail(values.email) })
     .returning()
     .get();
+}
+
+export function setApiKey(tx: Tx, userId: number, apiKey: string) {
+  tx.update(users).set({ apiKey }).where(eq(users.id, userId)).run();
+}
+
+export function setUserActive(tx: Tx, userId: number, isActive: boolean) {
+  tx.update(users).set({ isActive }).where(eq(users.id, userId)).run();
+}
+
+/** How many people (bots left out) have an active account. */
+export function countActiveHumans(db: Reader): number {
+  return db.select({ id: users.id }).from(users).where(and(eq(users.isActive, true), eq(users.isBot, false))).all().length;
+}
+
+/** Every account with this role (active or not), with when it joined. */
+export function accountsWithRole(db: Reader, role: Role): Array<Pick<User, "id" | "dateJoined" | "isActive">> {
+  return db.select({ id: users.id, dateJoined: users.dateJoined, isActive: users.isActive }).from(users).where(eq(users.role, role)).all();
+}
+
+/** The settings of these users (unknown IDs left out). */
+export function settingsOfUsers(db: Reader, userIds: number[]): Array<Pick<User, "id" | "settings">> {
+  return db.select({ id: users.id, settings: users.settings }).from(users).where(inArray(users.id, userIds)).all();
 }
