@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Reader } from "../../db/types";
 import { listUserTopicsOf } from "../../db/userTopics";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /**
  * Snapshot sections kept up to date by message and user_topic events: max_message_id,

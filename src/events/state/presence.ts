@@ -7,7 +7,7 @@ import { users, type User } from "../../db/users";
 import { now as nowSeconds } from "../../model/clock";
 import { legacyPresence, modernPresence, presenceTimes } from "../../shapes/presence";
 import { canSeeDeliveryEmail, standInEmail } from "../../shapes/users";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** What a presence listing is asked for (register, POST /users/me/presence, GET /realm/presence). */
 export interface PresenceQuery {

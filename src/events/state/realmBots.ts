@@ -3,7 +3,7 @@ import type { Reader } from "../../db/types";
 import { findBotService, users } from "../../db/users";
 import { isAdministrator } from "../../model/roles";
 import { botToApi } from "../../shapes/users";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** realm_bots: the bots the viewer administers, deactivated ones included (all of them for administrators). */
 export function realmBotState(db: Reader, { viewer }: UserStateContext) {
