@@ -236,6 +236,10 @@ describe("layers", () => {
     expect(crossing.map(describeImport)).toEqual([]);
   });
 
+  test("a route imports no other route: what routes share lives in http/params.ts", () => {
+    expect(ofSrc.filter((i) => i.from === "routes/" && i.target!.unit === "routes/").map(describeImport)).toEqual([]);
+  });
+
   test("no import circles between folders", () => {
     expect(describeCircles((i) => [i.from, i.target!.unit])).toEqual([]);
   });
