@@ -151,3 +151,26 @@ export function accountsWithRole(db: Reader, role: Role): Array<Pick<User, "id" 
 export function settingsOfUsers(db: Reader, userIds: number[]): Array<Pick<User, "id" | "settings">> {
   return db.select({ id: users.id, settings: users.settings }).from(users).where(inArray(users.id, userIds)).all();
 }
+
+/** The bots of the organization, system bots aside, oldest first: of one owner, or all of them. Deactivated ones included. */
+export function listRealmBots(db: Reader, options: { ownerId?: number } = {}): User[] {
+  const owned = options.ownerId === undefined ? undefined : eq(users.botOwnerId, options.ownerId);
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.isBot, true), eq(users.isSystemBot, false), owned))
+    .orderBy(asc(users.id))
+    .all();
+}
+
+const activeHuman = and(eq(users.isActive, true), eq(users.isBot, false));
+
+/** Active humans (no bots, no deactivated users), in no particular order. */
+export function listActiveHumans(db: Reader): User[] {
+  return db.select().from(users).where(activeHuman).all();
+}
+
+/** listActiveHumans with only the ID and the join date of each: what slim presence needs. */
+export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "dateJoined">> {
+  return db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman).all();
+}
