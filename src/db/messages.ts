@@ -206,3 +206,10 @@ export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipien
     .run();
   return created;
 }
+
+// ---- Queries of the actions ----
+
+/** Whether a channel's topic (by its lower-cased key) has any message. */
+export function topicHasMessages(db: Reader, channelId: number, topicKey: string): boolean {
+  return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
+}
