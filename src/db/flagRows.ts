@@ -5,7 +5,7 @@ import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 
 /**
- * Flag rows and read marks (db/messages.ts, db/messageState.ts) taken many users or a stretch
+ * Flag rows and read marks (db/messages.ts, db/messageState.ts) for many users or a stretch
  * of history at once: what marking read in bulk and moving messages between conversations
  * read and write.
  */
