@@ -246,3 +246,10 @@ export function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMe
     .where(eq(messages.id, messageId))
     .run();
 }
+
+// ---- Queries of the actions ----
+
+/** Whether a channel's topic (by its lower-cased key) has any message. */
+export function topicHasMessages(db: Reader, channelId: number, topicKey: string): boolean {
+  return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
+}

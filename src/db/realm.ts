@@ -61,3 +61,16 @@ export function realmHost(realm: Pick<Realm, "url">): string {
 export function setRealmSettings(tx: Tx, settings: RealmSettings) {
   tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
 }
+
+// ---- Writes of the actions ----
+
+export type NewRealm = typeof realms.$inferInsert;
+
+/** Stores the one organization (once, when it is created). */
+export function insertRealm(tx: Tx, values: NewRealm) {
+  tx.insert(realms).values(values).run();
+}
+
+export function updateRealm(tx: Tx, changes: Partial<Omit<NewRealm, "id">>) {
+  tx.update(realms).set(changes).where(eq(realms.id, REALM_ID)).run();
+}

@@ -78,3 +78,12 @@ function publishing<T>(run: (collect: (emitted: Emitted) => void) => T): T {
 export function read<T>(query: (db: Reader) => T): T {
   return database().transaction((tx) => query(tx as unknown as Reader), { behavior: "deferred" });
 }
+
+/**
+ * Runs reads straight on the connection, outside any transaction: for a lookup or two where
+ * opening a snapshot costs more than the reads (the send path's checks and rendering, sign-in).
+ * Each statement sees what is committed when it runs.
+ */
+export function readWithoutSnapshot<T>(query: (db: Reader) => T): T {
+  return query(database());
+}

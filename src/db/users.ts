@@ -3,6 +3,7 @@ import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
 import { prepared } from "./prepared";
+import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 
 /** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
@@ -173,4 +174,36 @@ export function listActiveHumans(db: Reader): User[] {
 /** listActiveHumans with only the ID and the join date of each: what slim presence needs. */
 export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "dateJoined">> {
   return db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman).all();
+}
+
+// ---- Queries and writes of the actions ----
+
+/** IDs of every active account, bots included: who is told of an organization-wide change. */
+export function activeUserIds(db: Reader): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Users with these IDs, deactivated ones included; unknown IDs are left out. */
+export function findUsersByIds(db: Reader, ids: readonly number[]): User[] {
+  return db.select().from(users).where(sql`${users.id} IN ${idList(ids)}`).all();
+}
+
+/** Users with these API e-mail addresses, deactivated ones included; unknown ones are left out. */
+export function findUsersByEmails(db: Reader, emails: readonly string[]): User[] {
+  return db.select().from(users).where(sql`${users.email} IN ${idList(emails.map(normalizeEmail))}`).all();
+}
+
+/** ID and role of each of these users: what deciding which addresses they may see takes (the send path). */
+export function rolesOfUsers(db: Reader, ids: readonly number[]): Array<Pick<User, "id" | "role">> {
+  return db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...ids])).all();
+}
+
+/** Changes columns of an account (its e-mail address stays as created: insertUser normalizes it). */
+export function updateUser(tx: Tx, id: number, changes: Partial<Omit<NewUser, "id" | "email">>) {
+  tx.update(users).set(changes).where(eq(users.id, id)).run();
 }
