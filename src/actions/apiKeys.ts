@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
 import { write } from "../db/transaction";
-import { users, type User } from "../db/users";
+import { setApiKey, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { randomToken } from "../model/secrets";
 
@@ -13,6 +12,6 @@ import { randomToken } from "../model/secrets";
 export function regenerateOwnApiKey(user: User): { api_key: string } {
   if (user.isBot) throw badRequest("This endpoint does not accept bot requests.");
   const apiKey = randomToken(32);
-  write((tx) => tx.update(users).set({ apiKey }).where(eq(users.id, user.id)).run());
+  write((tx) => setApiKey(tx, user.id, apiKey));
   return { api_key: apiKey };
 }

@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
 import { messageAudience, readableMessagesInTopic } from "../access/messages";
-import { indexInsertedMessages } from "../db/searchIndex";
 import { activeSubscriberIds, type Channel } from "../db/channels";
 import { realmLinkifiers } from "../db/linkifiers";
-import { channelRecipient, type EditHistoryEntry, Flag, messageFlags, messages, type MessageRow, type NewMessage, withEditEntry } from "../db/messages";
+import { channelRecipient, type EditHistoryEntry, Flag, flagRowsOfMessage, type MessageRow, type NewMessage, rewriteMessage } from "../db/messages";
 import { storeBitsOfUsers } from "../db/messageState";
 import type { Realm } from "../db/realm";
 import type { Tx } from "../db/types";
@@ -102,7 +100,7 @@ function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audi
   const scope: MentionScope = fromChannel ? { kind: "channel", channel: fromChannel, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] } : { kind: "direct" };
   const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
   addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
-  const stored = new Map(tx.select().from(messageFlags).where(eq(messageFlags.messageId, target.id)).all().map((row) => [row.userId, row.flags]));
+  const stored = new Map(flagRowsOfMessage(tx, target.id).map((row) => [row.userId, row.flags]));
   const changes = [...new Set([...stored.keys(), ...bits.keys()])].flatMap((userId) => {
     const old = stored.get(userId) ?? 0;
     const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
@@ -142,13 +140,7 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecip
     }
     // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
     if (move && move.resolution === null) changes.lastMovedTime = editTime;
-    // The update trigger re-indexes the message; it must be in the index first, even if this
-    // transaction created it.
-    indexInsertedMessages();
-    tx.update(messages)
-      .set({ ...changes, editHistory: withEditEntry(entry) })
-      .where(eq(messages.id, message.id))
-      .run();
+    rewriteMessage(tx, message.id, changes, entry);
   }
 }
 

@@ -1,9 +1,8 @@
 import { claimableAttachments } from "../access/attachments";
-import { database } from "../db/client";
 import { removeStoredFile } from "../db/fileStore";
 import type { MessageRow } from "../db/messages";
 import type { Realm } from "../db/realm";
-import { write } from "../db/transaction";
+import { read, write } from "../db/transaction";
 import type { SendTx, Tx } from "../db/types";
 import {
   type Attachment,
@@ -100,8 +99,9 @@ export function removeFilesNoLongerUsed() {
   if (filesToCheck.size === 0) return;
   const hashes = [...filesToCheck];
   filesToCheck.clear();
-  const db = database();
-  for (const sha256 of hashes) if (!isStoredFileInUse(db, sha256)) removeStoredFile(sha256);
+  read((db) => {
+    for (const sha256 of hashes) if (!isStoredFileInUse(db, sha256)) removeStoredFile(sha256);
+  });
 }
 
 /** For bytes stored for an upload that was then refused. */

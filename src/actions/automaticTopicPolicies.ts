@@ -1,8 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { topicHasMessages } from "../db/sendQueries";
 import type { SendTx } from "../db/types";
-import { users, type User } from "../db/users";
-import { findUserTopic, topicKeyOf, userTopics, VisibilityPolicy } from "../db/userTopics";
+import { settingsOfUsers, type User } from "../db/users";
+import { findUserTopic, followersOfTopicAmong, topicKeyOf, VisibilityPolicy } from "../db/userTopics";
 import { setTopicPolicy } from "./userTopics";
 import { USER_SETTINGS, type UserSettingName, type UserSettings } from "../model/userSettings";
 
@@ -48,19 +47,8 @@ export function senderTopicPolicyChange(tx: SendTx, sender: User, where: TopicIn
 export function mentionedTopicPolicyChanges(tx: SendTx, senderId: number, where: TopicInSending, mentionedIds: number[]): TopicPolicyChange[] {
   const candidates = mentionedIds.filter((id) => id !== senderId);
   if (candidates.length === 0) return [];
-  const followed = new Set(
-    tx
-      .select({ userId: userTopics.userId })
-      .from(userTopics)
-      .where(and(inArray(userTopics.userId, candidates), eq(userTopics.channelId, where.channelId), eq(userTopics.topicKey, topicKeyOf(where.topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED)))
-      .all()
-      .map((row) => row.userId),
-  );
-  return tx
-    .select({ id: users.id, settings: users.settings })
-    .from(users)
-    .where(inArray(users.id, candidates))
-    .all()
+  const followed = new Set(followersOfTopicAmong(tx, candidates, where.channelId, where.topic));
+  return settingsOfUsers(tx, candidates)
     .filter((user) => settingOf(user.settings, "automatically_follow_topics_where_mentioned") && !followed.has(user.id))
     .map((user) => ({ userId: user.id, policy: VisibilityPolicy.FOLLOWED }));
 }

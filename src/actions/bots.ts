@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
 import { requireBotCreationPermission } from "../access/bots";
 import { accessBot, botAdministratorIds, requireHumanMember } from "../access/users";
 import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findActiveUserByFullName, findUserByEmail, insertBotService, users, type User } from "../db/users";
+import { findActiveUserByFullName, findUserByEmail, insertBotService, setApiKey, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { BotType, ServiceInterface } from "../model/bots";
 import { Role } from "../model/roles";
@@ -106,7 +105,7 @@ export function regenerateBotApiKey(actor: User, botId: number): { api_key: stri
   return write((tx) => {
     const bot = accessBot(tx, actor, botId);
     const apiKey = randomToken(32);
-    tx.update(users).set({ apiKey }).where(eq(users.id, bot.id)).run();
+    setApiKey(tx, bot.id, apiKey);
     tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAdministratorIds(tx, bot));
     return { api_key: apiKey };
   });

@@ -2,7 +2,7 @@ import type { NewChannelSettings } from "../access/channelCreation";
 import { ChannelAudience, accessChannel, accessChannelToAdminister, channelAudience } from "../access/channels";
 import { requireAdministrator } from "../access/users";
 import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, subscriptionsOf, updateChannel } from "../db/channels";
-import { getRealm, realms } from "../db/realm";
+import { getRealm, setRealmSettings } from "../db/realm";
 import { storeGroupSettingValue, systemGroupsByName } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
@@ -96,7 +96,7 @@ export function archive(tx: Tx, channel: Channel) {
   setDefaultChannel(tx, archived, false);
   const realm = getRealm(tx);
   if (realm.settings.new_stream_announcements_stream_id === channel.id) {
-    tx.update(realms).set({ settings: { ...realm.settings, new_stream_announcements_stream_id: null } }).run();
+    setRealmSettings(tx, { ...realm.settings, new_stream_announcements_stream_id: null });
     announceRealmUpdate(tx, "new_stream_announcements_stream_id", -1);
   }
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true }, audience);

@@ -1,15 +1,14 @@
-import { and, eq, isNotNull } from "drizzle-orm";
 import { ChannelAudience } from "../access/channels";
 import { userGroupAudience } from "../access/userGroups";
 import { splitAudienceByAccess } from "../access/userAccess";
 import { accessBot, accessUser, botAdministratorIds, requireAccountAdministrator, requireAdministrator } from "../access/users";
 import { activeChannelIdsOfUser, activeSubscriberIds, findChannelById, type Channel } from "../db/channels";
-import { userGroupMembers, userGroups } from "../db/groups";
+import { namedGroupIdsOfMember } from "../db/groups";
 import { enqueueOutbox } from "../db/outbox";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { countActiveOwners, findUserById, listBotsOwnedBy, users, type User } from "../db/users";
+import { countActiveHumans, countActiveOwners, findUserById, listBotsOwnedBy, setUserActive, type User } from "../db/users";
 import { dropQueuesOfUser } from "../events/registry";
 import { badRequest, ownerRequired } from "../http/errors";
 import { isOwner } from "../model/roles";
@@ -41,20 +40,14 @@ function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_
  * everyone is (reference: user_group add_members/remove_members, feature level 303).
  */
 function announceGroupMembership(tx: Tx, account: User, isActive: boolean) {
-  const groupIds = tx
-    .select({ id: userGroups.id })
-    .from(userGroupMembers)
-    .innerJoin(userGroups, eq(userGroups.id, userGroupMembers.groupId))
-    .where(and(eq(userGroupMembers.userId, account.id), isNotNull(userGroups.name)))
-    .all()
-    .map((row) => row.id);
+  const groupIds = namedGroupIdsOfMember(tx, account.id);
   const audience = isActive ? userGroupAudience(tx) : splitAudienceByAccess(tx, account, getRealm(tx)).notSeeing.map((viewer) => viewer.id);
   if (audience.length === 0) return;
   for (const groupId of groupIds) tx.emit({ type: "user_group", op: isActive ? "add_members" : "remove_members", group_id: groupId, user_ids: [account.id] }, audience);
 }
 
 function setActive(tx: Tx, account: User, isActive: boolean) {
-  tx.update(users).set({ isActive }).where(eq(users.id, account.id)).run();
+  setUserActive(tx, account.id, isActive);
   const changed = { ...account, isActive };
   // The reference sends the subscriber change before the realm_user event.
   announceSubscriberChange(tx, changed, isActive ? "peer_add" : "peer_remove");
@@ -113,7 +106,7 @@ export function deactivateUser(actor: User, userId: number, notificationComment:
 export function deactivateOwnAccount(actor: User) {
   const deactivated = write((tx) => {
     const self = findUserById(tx, actor.id) ?? actor;
-    const activeHumans = tx.select({ id: users.id }).from(users).where(and(eq(users.isActive, true), eq(users.isBot, false))).all().length;
+    const activeHumans = countActiveHumans(tx);
     if (!self.isBot && activeHumans <= 1) throw badRequest("Cannot deactivate the only user", { entity: "user", is_last_owner: false });
     checkNotLastOwner(tx, self, { entity: "organization owner", is_last_owner: true });
     return deactivateWithBots(tx, self);

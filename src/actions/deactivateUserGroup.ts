@@ -1,15 +1,12 @@
-import { type SQL, eq, getTableColumns, isNotNull, sql } from "drizzle-orm";
 import { accessUserGroupForUpdate, userGroupAudience } from "../access/userGroups";
-import { channels } from "../db/channels";
-import { userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
+import { setUserGroupDeactivated, type UserGroup } from "../db/groups";
+import { activeChannelSettingsHolding, otherActiveGroupSettingsHolding, supergroupsOf } from "../db/groupUses";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
-import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSettingName } from "../model/realmSettings";
-import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES } from "../model/userGroupSettings";
 
 /**
  * Deactivating and reactivating a user group. A deactivated group keeps its members and
@@ -34,14 +31,9 @@ export function reactivate(tx: Tx, group: UserGroup) {
 }
 
 function setDeactivated(tx: Tx, group: UserGroup, deactivated: boolean) {
-  tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, group.id)).run();
+  setUserGroupDeactivated(tx, group.id, deactivated);
   tx.emit({ type: "user_group", op: "update", group_id: group.id, data: { deactivated } }, userGroupAudience(tx));
 }
-
-/** [setting, database column] pairs of the tables whose permissions may name a group. */
-const channelColumns = Object.values(getTableColumns(channels));
-const CHANNEL_SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((setting) => [setting, channelColumns.find((column) => column.name === setting)!.name] as [string, string]);
-const GROUP_SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((setting) => [setting, userGroups[USER_GROUP_SETTINGS[setting].column].name] as [string, string]);
 
 type Objection =
   | { type: "subgroup"; supergroup_ids: number[] }
@@ -56,12 +48,7 @@ type Objection =
  */
 function usesOf(db: Reader, groupId: number): Objection[] {
   const objections: Objection[] = [];
-  const supergroups = db
-    .select({ id: userGroupSubgroups.groupId, named: isNotNull(userGroups.name), deactivated: userGroups.deactivated })
-    .from(userGroupSubgroups)
-    .innerJoin(userGroups, eq(userGroups.id, userGroupSubgroups.groupId))
-    .where(eq(userGroupSubgroups.subgroupId, groupId))
-    .all();
+  const supergroups = supergroupsOf(db, groupId);
   const activeSupergroupIds = supergroups.filter((row) => row.named && !row.deactivated).map((row) => row.id);
   if (activeSupergroupIds.length > 0) objections.push({ type: "subgroup", supergroup_ids: activeSupergroupIds.sort((a, b) => a - b) });
   // The setting values that hold the group: the group itself, or an anonymous value naming it.
@@ -71,18 +58,10 @@ function usesOf(db: Reader, groupId: number): Objection[] {
   const realmUses = (Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[]).filter((setting) => holders.includes(realmSettings[setting]));
   if (realmUses.length > 0) objections.push({ type: "realm", settings: realmUses.sort() });
 
-  const collect = (table: "channels" | "user_groups", settings: Array<[string, string]>, activeCondition: SQL) => {
-    const byObject = new Map<number, string[]>();
-    for (const [setting, column] of settings) {
-      const rows = db.all<{ id: number }>(sql`SELECT id FROM ${sql.identifier(table)} WHERE ${activeCondition} AND ${sql.identifier(column)} IN ${holders}`);
-      for (const { id } of rows) byObject.set(id, [...(byObject.get(id) ?? []), setting]);
-    }
-    return [...byObject].sort(([a], [b]) => a - b);
-  };
-  for (const [channelId, settings] of collect("channels", CHANNEL_SETTING_COLUMNS, sql`is_archived = 0`)) {
+  for (const [channelId, settings] of activeChannelSettingsHolding(db, holders)) {
     objections.push({ type: "channel", channel_id: channelId, settings });
   }
-  for (const [otherId, settings] of collect("user_groups", GROUP_SETTING_COLUMNS, sql`name IS NOT NULL AND deactivated = 0 AND id != ${groupId}`)) {
+  for (const [otherId, settings] of otherActiveGroupSettingsHolding(db, groupId, holders)) {
     objections.push({ type: "user_group", group_id: otherId, settings });
   }
   return objections;

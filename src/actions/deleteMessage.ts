@@ -1,8 +1,7 @@
-import { inArray } from "drizzle-orm";
 import { checkCanDelete } from "../access/messageDeletion";
 import { accessMessage, messageAudience } from "../access/messages";
 import type { Channel } from "../db/channels";
-import { messages, type MessageRow } from "../db/messages";
+import { deleteMessageRows, type MessageRow } from "../db/messages";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -34,7 +33,7 @@ export function deleteMessages(tx: Tx, actor: User, doomed: MessageRow[], channe
   const ids = doomed.map((message) => message.id).sort((a, b) => a - b);
   const audience = messageAudience(tx, channel, doomed);
   const linked = attachmentsLinkedTo(tx, ids);
-  tx.delete(messages).where(inArray(messages.id, ids)).run();
+  deleteMessageRows(tx, ids);
   releaseAttachments(tx, linked);
   const event: DeleteMessageEvent = channel
     ? { type: "delete_message", message_ids: ids, message_type: "stream", stream_id: channel.id, topic: sample.topic }

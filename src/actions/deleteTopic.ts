@@ -1,6 +1,5 @@
-import { and, desc, eq, lt } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { MESSAGE_ROW, messages } from "../db/messages";
+import { topicMessagesBelow } from "../db/messages";
 import { getRealm } from "../db/realm";
 import { writeInSlices } from "../db/slices";
 import type { User } from "../db/users";
@@ -48,13 +47,7 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
       // Checked again per batch: the caller's access may change between batches.
       const { channel, viewer } = accessChannel(tx, user, channelId, "content");
       const topicKey = topicKeyOf(topicFromClient(topicName, getRealm(tx).settings.empty_topic_display_name));
-      const batch = tx
-        .select(MESSAGE_ROW)
-        .from(messages)
-        .where(and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey), lt(messages.id, below)))
-        .orderBy(desc(messages.id))
-        .limit(limits.batchSize)
-        .all();
+      const batch = topicMessagesBelow(tx, channel.id, topicKey, below, limits.batchSize);
       if (batch.length > 0) below = batch[batch.length - 1].id;
       // In a channel with protected history an administrator deletes only what they may read.
       deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);

@@ -1,7 +1,6 @@
-import { eq, min } from "drizzle-orm";
 import { channelAudience } from "../access/channels";
 import { type Channel, setFirstMessageId } from "../db/channels";
-import { messages } from "../db/messages";
+import { firstMessageIdIn } from "../db/messages";
 import type { SendTx } from "../db/types";
 
 /**
@@ -10,7 +9,7 @@ import type { SendTx } from "../db/types";
  * update, from feature level 256).
  */
 export function refreshFirstMessageId(tx: SendTx, channel: Channel) {
-  const first = tx.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channel.id)).get()?.id ?? null;
+  const first = firstMessageIdIn(tx, channel.id);
   if (first === channel.firstMessageId) return;
   setFirstMessageId(tx, channel.id, first);
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: first }, channelAudience(tx, channel));

@@ -1,11 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { systemGroupId } from "../access/groupSettings";
 import { userGroupAudience } from "../access/userGroups";
-import { userGroupMembers } from "../db/groups";
+import { addGroupMembers, directMemberIds, removeGroupMembers } from "../db/groups";
 import { findRealm, getRealm } from "../db/realm";
 import { read, write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { users } from "../db/users";
+import { accountsWithRole } from "../db/users";
 import { now } from "../model/clock";
 import { Role, SystemGroup } from "../model/roles";
 
@@ -20,20 +19,13 @@ const DAY_SECONDS = 86_400;
 export function syncFullMembers(tx: Tx, thresholdDays: number) {
   const groupId = systemGroupId(tx, SystemGroup.FULL_MEMBERS);
   const cutoff = now() - thresholdDays * DAY_SECONDS;
-  const members = tx.select({ id: users.id, dateJoined: users.dateJoined, isActive: users.isActive }).from(users).where(eq(users.role, Role.MEMBER)).all();
+  const members = accountsWithRole(tx, Role.MEMBER);
   const wanted = new Set(members.filter((member) => thresholdDays === 0 || member.dateJoined <= cutoff).map((member) => member.id));
-  const current = new Set(
-    tx
-      .select({ userId: userGroupMembers.userId })
-      .from(userGroupMembers)
-      .where(eq(userGroupMembers.groupId, groupId))
-      .all()
-      .map((row) => row.userId),
-  );
+  const current = new Set(directMemberIds(tx, groupId));
   const joining = [...wanted].filter((id) => !current.has(id)).sort((a, b) => a - b);
   const leaving = [...current].filter((id) => !wanted.has(id)).sort((a, b) => a - b);
-  if (joining.length > 0) tx.insert(userGroupMembers).values(joining.map((userId) => ({ groupId, userId }))).run();
-  if (leaving.length > 0) tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, leaving))).run();
+  addGroupMembers(tx, groupId, joining);
+  removeGroupMembers(tx, groupId, leaving);
 
   // Group member lists show active accounts only; a deactivated one's change is told when it returns.
   const active = new Set(members.filter((member) => member.isActive).map((member) => member.id));

@@ -1,7 +1,7 @@
 import { inviteAudience, usableInvitation } from "../access/invites";
 import { userGroupAudience } from "../access/userGroups";
 import { defaultChannelIds, findChannelById, type Channel } from "../db/channels";
-import { findGroupById, userGroupMembers } from "../db/groups";
+import { addGroupMembers, findGroupById } from "../db/groups";
 import { pendingEmailInvitesTo, setInviteStatus, type Invite } from "../db/invites";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
@@ -68,7 +68,7 @@ function joinGroups(tx: Tx, invite: Invite, user: User) {
   for (const groupId of invite.groupIds) {
     const group = findGroupById(tx, groupId);
     if (!group || group.name === null || group.isSystemGroup || group.deactivated) continue;
-    tx.insert(userGroupMembers).values({ groupId, userId: user.id }).run();
+    addGroupMembers(tx, groupId, [user.id]);
     tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, audience);
   }
 }

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import { requireAdministrator } from "../access/users";
 import { deleteLinkifier, findLinkifier, findLinkifierByPattern, insertLinkifier, listLinkifiers, setLinkifierOrder, updateLinkifier } from "../db/linkifiers";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserIds, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { validateLinkifier } from "../render/linkifiers";
 import { linkifierToApi } from "../shapes/linkifiers";
@@ -34,8 +33,7 @@ function accessLinkifier(tx: Tx, id: number) {
 
 /** Everyone gets the whole new list (clients replace theirs); filters.ts keeps it from clients without linkifier_url_template. */
 function announceLinkifiers(tx: Tx) {
-  const everyone = tx.select({ id: users.id }).from(users).where(eq(users.isActive, true)).all();
-  tx.emit({ type: "realm_linkifiers", realm_linkifiers: listLinkifiers(tx).map(linkifierToApi) }, everyone.map((user) => user.id));
+  tx.emit({ type: "realm_linkifiers", realm_linkifiers: listLinkifiers(tx).map(linkifierToApi) }, activeUserIds(tx));
 }
 
 export function addLinkifier(actor: User, input: LinkifierInput): number {

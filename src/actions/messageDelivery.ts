@@ -1,9 +1,8 @@
-import { inArray } from "drizzle-orm";
 import { realmLinkifiers } from "../db/linkifiers";
 import type { Message } from "../db/messages";
 import type { Realm } from "../db/realm";
 import type { SendTx } from "../db/types";
-import { users, type User } from "../db/users";
+import { rolesOfUsers, type User } from "../db/users";
 import type { DeliveryOptions } from "../events/types";
 import { Role } from "../model/roles";
 import { messageFields, messageViewerIn, type MessageParts } from "../shapes/messages";
@@ -47,7 +46,7 @@ function copiesByEmailVisibility(tx: SendTx, sent: SentMessage, restricted: User
     copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
     return copies;
   }
-  const viewers = tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...sent.recipientIds])).all();
+  const viewers = rolesOfUsers(tx, sent.recipientIds);
   const grouped = new Map<string, { viewer: Viewer; userIds: number[] }>();
   for (const viewer of viewers) {
     const key = shownEmailsKey(viewer, restricted);

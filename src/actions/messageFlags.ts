@@ -1,13 +1,11 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { Flag, messageFlags, messages } from "../db/messages";
+import { clearReadBitsBetween, listUnreadBetween, type UnreadAmong } from "../db/flagRows";
+import { Flag, topicHasMessages } from "../db/messages";
 import {
   advanceMarks,
   canBeUnread,
   channelRecipientIds,
-  clearBits,
   isRead,
-  listUnread,
   lowestPossiblyUnreadId,
   maxMessageId,
   type MessageKey,
@@ -157,17 +155,17 @@ export function configureMarkAllAsRead(budgetMs: number) {
  */
 function markReadUpTo(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
   raiseMark(tx, userId, recipientId, upTo);
-  clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} BETWEEN ${from} AND ${upTo}`));
+  clearReadBitsBetween(tx, userId, recipientId, from, upTo);
 }
 
 /**
- * Marks the user's unread messages matching `where` (a condition on `messages`) read, oldest
- * first, walking history in strides of IDs, in slices each with its own event. Every unread
- * message below the stride is read by then, so each conversation's read mark simply moves up
- * to its newest message marked (or, when `where` picks only some of a conversation's messages,
- * they get exception bits). Returns false when the budget ran out first.
+ * Marks the user's unread messages `among` those of a conversation, topic or sender (all when
+ * absent) read, oldest first, walking history in strides of IDs, in slices each with its own
+ * event. Every unread message below the stride is read by then, so each conversation's read
+ * mark simply moves up to its newest message marked (or, when `among` picks only some of a
+ * conversation's messages, they get exception bits). Returns false when the budget ran out first.
  */
-async function markReadWalking(user: User, where: SQL | undefined, options: { wholeConversations: boolean; budgetMs?: number }): Promise<boolean> {
+async function markReadWalking(user: User, among: UnreadAmong | undefined, options: { wholeConversations: boolean; budgetMs?: number }): Promise<boolean> {
   const deadline = options.budgetMs === undefined ? Infinity : performance.now() + options.budgetMs;
   const stride = new Stride();
   let from = read((db) => lowestPossiblyUnreadId(db, user.id));
@@ -176,7 +174,7 @@ async function markReadWalking(user: User, where: SQL | undefined, options: { wh
     const marked: number[] = [];
     while (from < end && !slice.over) {
       const started = performance.now();
-      const unread = listUnread(tx, user.id, { where: and(sql`${messages.id} >= ${from} AND ${messages.id} < ${Math.min(from + stride.ids, end)}`, where), oldestFirst: true, limit: READ_STEP });
+      const unread = listUnreadBetween(tx, user.id, { from, below: Math.min(from + stride.ids, end) }, among, READ_STEP);
       // A stride thick with unread messages is done a step's worth at a time.
       const to = unread.length === READ_STEP ? unread[unread.length - 1].id + 1 : Math.min(from + stride.ids, end);
       if (options.wholeConversations) {
@@ -207,24 +205,23 @@ export async function markChannelAsRead(user: User, channelId: number) {
     const { channel } = accessChannel(db, user, channelId, "content");
     return channelRecipientIds(db, [channel.id]).get(channel.id);
   });
-  if (recipientId !== undefined) await markReadWalking(user, eq(messages.recipientId, recipientId), { wholeConversations: true });
+  if (recipientId !== undefined) await markReadWalking(user, { recipientId }, { wholeConversations: true });
 }
 
 /** POST /mark_topic_as_read. A topic without messages is an error, as in the reference. */
 export async function markTopicAsRead(user: User, channelId: number, topicName: string) {
-  const where = read((db) => {
+  const among = read((db) => {
     const { channel } = accessChannel(db, user, channelId, "content");
     const topicKey = requestedTopicKey(topicName, getRealm(db).settings.empty_topic_display_name);
-    const exists = db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channel.id} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
-    if (!exists) throw badRequest(`No such topic '${topicName}'`);
-    return and(eq(messages.channelId, channel.id), eq(messages.topicKey, topicKey))!;
+    if (!topicHasMessages(db, channel.id, topicKey)) throw badRequest(`No such topic '${topicName}'`);
+    return { channelId: channel.id, topicKey };
   });
-  await markReadWalking(user, where, { wholeConversations: false });
+  await markReadWalking(user, among, { wholeConversations: false });
 }
 
 /** Muting someone marks what they sent read (POST /users/me/muted_users/{id}). */
 export async function markSenderRead(user: User, senderId: number) {
-  await markReadWalking(user, eq(messages.senderId, senderId), { wholeConversations: false });
+  await markReadWalking(user, { senderId }, { wholeConversations: false });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { Flag, messageFlags, type Message } from "../db/messages";
+import { flagBitsByUser, flagBitsOnMessage, moveFlagRows, readMarksOfUsers } from "../db/flagRows";
+import { Flag, type Message } from "../db/messages";
 import { type MessageKey, storeBitsOfUsers } from "../db/messageState";
 import type { Reader, Tx } from "../db/types";
 import { apiFlags } from "../shapes/messages";
@@ -13,25 +13,6 @@ import { apiFlags } from "../shapes/messages";
  */
 
 const READ_BITS = Flag.READ | Flag.UNREAD;
-
-/** Read marks of these users (thousands, for a channel) in one conversation; the list travels as one JSON parameter. */
-function marksFor(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
-  if (userIds.length === 0) return new Map();
-  const rows = db.values<[number, number]>(
-    sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`,
-  );
-  return new Map(rows);
-}
-
-/** Flag bits of these messages, by user, then by message. */
-function bitsFor(db: Reader, messageIds: number[]): Map<number, Map<number, number>> {
-  const bits = new Map<number, Map<number, number>>();
-  for (let i = 0; i < messageIds.length; i += 500) {
-    const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
-    for (const row of rows) (bits.get(row.userId) ?? bits.set(row.userId, new Map()).get(row.userId)!).set(row.messageId, row.flags);
-  }
-  return bits;
-}
 
 const isReadAgainst = (bits: number, messageId: number, mark: number) => (bits & Flag.READ) !== 0 || ((bits & Flag.UNREAD) === 0 && messageId <= mark);
 
@@ -60,9 +41,9 @@ function between(moved: MessageKey[], low: number, high: number): MessageKey[] {
 export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
   const ascending = [...moved].sort((a, b) => a.id - b.id);
   const ids = ascending.map((message) => message.id);
-  const bits = bitsFor(tx, ids);
-  const oldMarks = marksFor(tx, fromRecipientId, audiences.keeping);
-  const newMarks = marksFor(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
+  const bits = flagBitsByUser(tx, ids);
+  const oldMarks = readMarksOfUsers(tx, fromRecipientId, audiences.keeping);
+  const newMarks = readMarksOfUsers(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
   const changes: Array<{ userId: number; message: MessageKey; bits: number }> = [];
   const rewrite = (userId: number, message: MessageKey, read: boolean) => {
     const before = bits.get(userId)?.get(message.id) ?? 0;
@@ -83,11 +64,7 @@ export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: num
     for (const message of candidates) rewrite(userId, message, true);
   }
   storeBitsOfUsers(tx, changes);
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    if (audiences.losing.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, audiences.losing), inArray(messageFlags.messageId, chunk))).run();
-    tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
-  }
+  moveFlagRows(tx, ids, toRecipientId, audiences.losing);
 }
 
 /**
@@ -95,9 +72,8 @@ export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: num
  * the message can be unread (channel subscribers, DM participants); for anyone else it is read.
  */
 export function flagsOnMessage(db: Reader, message: Pick<Message, "id" | "recipientId">, userIds: number[], subscribed: Set<number>): Map<number, string[]> {
-  const marks = marksFor(db, message.recipientId, userIds);
-  const rows = db.select().from(messageFlags).where(eq(messageFlags.messageId, message.id)).all();
-  const bits = new Map(rows.map((row) => [row.userId, row.flags]));
+  const marks = readMarksOfUsers(db, message.recipientId, userIds);
+  const bits = flagBitsOnMessage(db, message.id);
   return new Map(
     userIds.map((userId) => {
       const own = bits.get(userId) ?? 0;

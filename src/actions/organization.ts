@@ -1,5 +1,5 @@
 import { createSystemGroups } from "../db/groups";
-import { REALM_ID, findRealm, realmHost, realms } from "../db/realm";
+import { REALM_ID, findRealm, insertRealm, realmHost, updateRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -49,23 +49,19 @@ export async function createOrganization(input: NewOrganization): Promise<User> 
   return write((tx) => {
     if (findRealm(tx)) throw new OrganizationExistsError();
     const created = now();
-    tx.insert(realms)
-      .values({
-        id: REALM_ID,
-        name: input.name.trim(),
-        url: input.url.replace(/\/+$/, ""),
-        dateCreated: created,
-        settings: {} as RealmSettings,
-        userSettingsDefaults: defaultUserSettings(),
-      })
-      .run();
+    insertRealm(tx, {
+      id: REALM_ID,
+      name: input.name.trim(),
+      url: input.url.replace(/\/+$/, ""),
+      dateCreated: created,
+      settings: {} as RealmSettings,
+      userSettingsDefaults: defaultUserSettings(),
+    });
     const groups = createSystemGroups(tx, created);
     const groupSettings = Object.fromEntries(
       Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([setting, groupName]) => [setting, groups.get(groupName)!.id]),
     );
-    tx.update(realms)
-      .set({ settings: { ...REALM_SETTING_DEFAULTS, ...groupSettings } as RealmSettings })
-      .run();
+    updateRealm(tx, { settings: { ...REALM_SETTING_DEFAULTS, ...groupSettings } as RealmSettings });
     const owner = addAccount(tx, {
       email: input.ownerEmail,
       fullName: input.ownerFullName.trim(),

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { accessPasswordResetTarget, selfServiceResetAccount, usablePasswordReset } from "../access/passwordResets";
 import { enqueueOutbox } from "../db/outbox";
 import { insertPasswordReset, markPasswordResetUsed, retireUnusedPasswordResets } from "../db/passwordResets";
@@ -6,7 +5,7 @@ import { getRealm } from "../db/realm";
 import { deleteSessionsOf } from "../db/sessions";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findUserByEmail, normalizeEmail, users, type User } from "../db/users";
+import { findUserByEmail, normalizeEmail, type User, updateUser } from "../db/users";
 import { badRequest } from "../http/errors";
 import { FailureCounter, addressKey, rateLimited } from "../http/rateLimit";
 import { hashToken, newSessionToken } from "../http/session";
@@ -127,7 +126,7 @@ export async function completePasswordReset(token: string, password: string): Pr
   const at = now();
   return write((tx) => {
     const { reset, user } = usablePasswordReset(tx, token, at);
-    tx.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+    updateUser(tx, user.id, { passwordHash });
     markPasswordResetUsed(tx, reset.id, at);
     retireUnusedPasswordResets(tx, user.id, at);
     deleteSessionsOf(tx, user.id, null);

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { isUserInGroup } from "../db/groups";
 import { storeFileBytes } from "../db/fileStore";
@@ -6,7 +5,7 @@ import { getRealm } from "../db/realm";
 import { deactivateRealmEmoji, findActiveRealmEmojiByName, insertRealmEmoji, listRealmEmoji, rememberAnimation } from "../db/realmEmoji";
 import { read, write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserIds, type User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { now } from "../model/clock";
 import { EMOJI_IMAGE_CONTENT_TYPES, inspectEmojiImage, sniffEmojiImageFormat, UndecodableImage, type EmojiImage } from "../model/emojiImages";
@@ -74,8 +73,7 @@ function requireEmojiAdder(db: Reader, actor: User) {
 
 /** Everyone in the organization gets the whole set (clients replace theirs). */
 function announceRealmEmoji(tx: Tx) {
-  const everyone = tx.select({ id: users.id }).from(users).where(eq(users.isActive, true)).all();
-  tx.emit({ type: "realm_emoji", op: "update", realm_emoji: realmEmojiDictionary(listRealmEmoji(tx)) }, everyone.map((user) => user.id));
+  tx.emit({ type: "realm_emoji", op: "update", realm_emoji: realmEmojiDictionary(listRealmEmoji(tx)) }, activeUserIds(tx));
 }
 
 /**

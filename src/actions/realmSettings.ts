@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import { checkGroupSettingUpdate } from "../access/groupSettings";
 import { requireAdministrator } from "../access/users";
 import { findChannelById } from "../db/channels";
 import { findGroupById, releaseGroupSettingValue, storeGroupSettingValue } from "../db/groups";
-import { REALM_ID, getRealm, realms } from "../db/realm";
+import { getRealm, updateRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserIds, type User } from "../db/users";
 import type { RealmUpdateDictEvent } from "../events/kinds/realm";
 import { badRequest, ownerRequired } from "../http/errors";
 import { now } from "../model/clock";
@@ -179,12 +178,12 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
     const data: ChangedData = {};
 
     if (name !== undefined && name !== realm.name) {
-      tx.update(realms).set({ name }).where(eq(realms.id, REALM_ID)).run();
+      updateRealm(tx, { name });
       announce({ type: "realm", op: "update", property: "name", value: name });
       data.name = "updated";
     }
     if (description !== undefined && description !== realm.description) {
-      tx.update(realms).set({ description }).where(eq(realms.id, REALM_ID)).run();
+      updateRealm(tx, { description });
       dict({ description });
       data.description = "updated";
     }
@@ -197,7 +196,7 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
       settings[setting] = newGroupId;
     }
     for (const [setting, value] of scalars) (settings as Record<string, unknown>)[setting] = value;
-    if (scalars.length + groups.length > 0) tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
+    if (scalars.length + groups.length > 0) updateRealm(tx, { settings });
 
     for (const [setting, value] of scalars) {
       const shown = value === null && NULL_AS_MINUS_ONE.has(setting) ? -1 : (value as string | number | boolean | null);
@@ -216,14 +215,6 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
     return data;
   });
 }
-
-const activeUserIds = (tx: Tx) =>
-  tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.isActive, true))
-    .all()
-    .map((row) => row.id);
 
 /** A setting another action changed as a consequence (archiving the announcements channel): told like a PATCH /realm change. */
 export function announceRealmUpdate(tx: Tx, property: string, value: string | number | boolean | null) {

@@ -1,8 +1,8 @@
-import { database } from "../db/client";
 import { writeSend } from "../db/groupCommit";
 import { Flag } from "../db/messages";
 import { getRealm, type Realm } from "../db/realm";
 import { insertMessage, insertMessageFlags } from "../db/sendQueries";
+import { readWithoutSnapshot } from "../db/transaction";
 import type { Reader, SendTx } from "../db/types";
 import type { User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -82,8 +82,7 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
  */
 export function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
   // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
-  const db = database();
-  const draft = prepare(db, sender, getRealm(db), request);
+  const draft = readWithoutSnapshot((db) => prepare(db, sender, getRealm(db), request));
   return writeSend((tx) => store(tx, sender, draft));
 }
 

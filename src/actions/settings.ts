@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import { splitAudienceByAccess } from "../access/userAccess";
 import { deleteDraftsOfUser } from "../db/drafts";
 import { deleteSessionsOf } from "../db/sessions";
 import { getRealm, realmHost } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findUserById, users, type User } from "../db/users";
+import { findUserById, type User, updateUser } from "../db/users";
 import { badRequest } from "../http/errors";
 import { LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../model/legacyUserSettings";
 import { defaultUserSettings, settingValueProblem, type UserSettingName, type UserSettings } from "../model/userSettings";
@@ -112,7 +111,7 @@ export async function updateOwnSettings(actor: User, input: SettingsInput) {
   write((tx) => {
     const user = findUserById(tx, actor.id) ?? actor;
     if (passwordHash !== undefined) {
-      tx.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      updateUser(tx, user.id, { passwordHash });
       deleteSessionsOf(tx, user.id, input.password!.keepSessionId);
     }
     if (fullName !== undefined && fullName !== user.fullName) renameUser(tx, user, fullName);
@@ -121,7 +120,7 @@ export async function updateOwnSettings(actor: User, input: SettingsInput) {
     if (changed.length === 0) return;
     const settings = { ...current, ...Object.fromEntries(changed) } as UserSettings;
     // The time zone is also a column: realm_user objects show it to everyone.
-    tx.update(users).set({ settings, timezone: settings.timezone as string }).where(eq(users.id, user.id)).run();
+    updateUser(tx, user.id, { settings, timezone: settings.timezone as string });
     for (const [name, value] of changed) announceSettingChange(tx, user, name, value);
     const names = new Set(changed.map(([name]) => name));
     if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, usersWhoCanSee(tx, user));

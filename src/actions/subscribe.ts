@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { channelCreationProblems, type NewChannelSettings } from "../access/channelCreation";
 import { canAddSubscribers, channelViewer, hasContentAccess } from "../access/channels";
 import { checkGroupSettingValue } from "../access/groupSettings";
@@ -7,7 +6,7 @@ import { getRealm } from "../db/realm";
 import { writeInSlices, yieldToOthers } from "../db/slices";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
-import { normalizeEmail, type User, users } from "../db/users";
+import { findUsersByEmails, findUsersByIds, normalizeEmail, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -48,13 +47,7 @@ export type SubscribeResult = {
 export function resolvePrincipals(db: Reader, actor: User, principals: number[] | string[] | undefined): User[] {
   if (!principals || principals.length === 0) return [actor];
   const wanted = [...new Set<number | string>(principals.map((p) => (typeof p === "string" ? normalizeEmail(p) : p)))];
-  const column = typeof wanted[0] === "number" ? users.id : users.email;
-  const found = db
-    .select()
-    .from(users)
-    .where(sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`)
-    .all()
-    .filter((user) => user.isActive);
+  const found = (typeof wanted[0] === "number" ? findUsersByIds(db, wanted as number[]) : findUsersByEmails(db, wanted as string[])).filter((user) => user.isActive);
   if (found.length !== wanted.length) throw badRequest("No such user");
   return found;
 }

@@ -1,4 +1,3 @@
-import { inArray } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
 import { accessMessage, messageAudience } from "../access/messages";
 import { canAccessUser } from "../access/userAccess";
@@ -6,7 +5,7 @@ import { activeSubscriberIds } from "../db/channels";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
+import { findUsersByIds, type User } from "../db/users";
 import type { TypingUser } from "../events/kinds/typing";
 import { badRequest } from "../http/errors";
 import { normalizeTopic } from "../messages/content";
@@ -39,11 +38,7 @@ const typingUser = (user: User, realm: Realm): TypingUser => ({ user_id: user.id
 /** Those of `userIds` who are active and want typing notifications. */
 function wantingNotifications(db: Reader, userIds: number[]): number[] {
   if (userIds.length === 0) return [];
-  return db
-    .select()
-    .from(users)
-    .where(inArray(users.id, userIds))
-    .all()
+  return findUsersByIds(db, userIds)
     .filter((user) => user.isActive && user.settings.receives_typing_notifications !== false)
     .map((user) => user.id);
 }
@@ -78,7 +73,7 @@ function directTyping(sender: User, input: TypingInput) {
   const ids = [...new Set([...input.to, sender.id])];
   write((tx) => {
     const realm = getRealm(tx);
-    const found = new Map(tx.select().from(users).where(inArray(users.id, ids)).all().map((user) => [user.id, user]));
+    const found = new Map(findUsersByIds(tx, ids).map((user) => [user.id, user]));
     // One bad ID refuses the whole request: a partial list would name another conversation.
     const recipients = ids.map((id) => {
       const user = found.get(id);

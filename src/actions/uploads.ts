@@ -1,7 +1,6 @@
 import { requireStoredFile, storeFileBytes, writePointingAt } from "../db/fileStore";
 import { getRealm, REALM_ID } from "../db/realm";
-import { database } from "../db/client";
-import { write } from "../db/transaction";
+import { readWithoutSnapshot, write } from "../db/transaction";
 import type { Reader } from "../db/types";
 import { insertAttachment, uploadSpaceUsed, uploadSpaceUsedBy } from "../db/uploads";
 import type { User } from "../db/users";
@@ -59,7 +58,7 @@ export async function uploadFile(user: User, file: UploadedFile): Promise<Upload
   const name = displayFileName(file.name);
   const contentType = uploadContentType(file.type, name);
   // Refused before a byte is written when it is plainly too large; checked again below.
-  checkLimits(database(), user, file.bytes.length);
+  readWithoutSnapshot((db) => checkLimits(db, user, file.bytes.length));
   // Written (and flushed) before the transaction, so the write lock is not held over a disk
   // write of up to 25 MiB. The bytes are named by their hash: a crash leaves no half file.
   const stored = await storeFileBytes(file.bytes);

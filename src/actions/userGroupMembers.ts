@@ -1,6 +1,14 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { accessUserGroupForUpdate, activeUserIdsAmong, userGroupAudience } from "../access/userGroups";
-import { directMemberIds, directSubgroupIds, findGroupById, groupsWithSubgroups, userGroupMembers, userGroupSubgroups } from "../db/groups";
+import {
+  addGroupMembers,
+  addDirectSubgroups,
+  directMemberIds,
+  directSubgroupIds,
+  findGroupById,
+  groupsWithSubgroups,
+  removeGroupMembers,
+  removeDirectSubgroups,
+} from "../db/groups";
 import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -61,7 +69,7 @@ function addMembers(tx: Tx, actor: User, groupId: number, ids: number[]) {
   const current = new Set(directMemberIds(tx, group.id));
   const already = userIds.find((id) => current.has(id));
   if (already !== undefined) throw badRequest(`User ${already} is already a member of this group`);
-  tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId: group.id, userId }))).run();
+  addGroupMembers(tx, group.id, userIds);
   tx.emit({ type: "user_group", op: "add_members", group_id: group.id, user_ids: userIds }, userGroupAudience(tx));
 }
 
@@ -72,7 +80,7 @@ function removeMembers(tx: Tx, actor: User, groupId: number, ids: number[]) {
   const current = new Set(directMemberIds(tx, group.id));
   const absent = userIds.find((id) => !current.has(id));
   if (absent !== undefined) throw badRequest(`There is no member '${absent}' in this user group`);
-  tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, group.id), inArray(userGroupMembers.userId, userIds))).run();
+  removeGroupMembers(tx, group.id, userIds);
   tx.emit({ type: "user_group", op: "remove_members", group_id: group.id, user_ids: userIds }, userGroupAudience(tx));
 }
 
@@ -84,7 +92,7 @@ function addSubgroups(tx: Tx, actor: User, groupId: number, ids: number[]) {
   if (already !== undefined) throw badRequest(`User group ${already} is already a subgroup of this group.`);
   // The group below one of its new subgroups (or being one) would make a cycle.
   if (groupsWithSubgroups(tx, subgroupIds).has(group.id)) throw badRequest(`User group ${group.id} is already a subgroup of one of the passed subgroups.`);
-  tx.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId: group.id, subgroupId }))).run();
+  addDirectSubgroups(tx, group.id, subgroupIds);
   tx.emit({ type: "user_group", op: "add_subgroups", group_id: group.id, direct_subgroup_ids: subgroupIds }, userGroupAudience(tx));
 }
 
@@ -97,6 +105,6 @@ function removeSubgroups(tx: Tx, actor: User, groupId: number, ids: number[]) {
     if (!subgroup || subgroup.name === null) throw badRequest(`Invalid user group ID: ${id}`);
     if (!current.has(id)) throw badRequest(`User group ${id} is not a subgroup of this group.`);
   }
-  tx.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, group.id), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
+  removeDirectSubgroups(tx, group.id, subgroupIds);
   tx.emit({ type: "user_group", op: "remove_subgroups", group_id: group.id, direct_subgroup_ids: subgroupIds }, userGroupAudience(tx));
 }

@@ -1,7 +1,6 @@
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { checkGroupSettingUpdate, checkGroupSettingValue, systemGroupId } from "../access/groupSettings";
 import { accessUserGroupForUpdate, holdsRealmGroupPermission, userGroupAudience } from "../access/userGroups";
-import { releaseGroupSettingValue, storeGroupSettingValue, type UserGroup, userGroupMembers, userGroups, userGroupSubgroups } from "../db/groups";
+import { addGroupMembers, addDirectSubgroups, groupNameTaken, insertGroup, releaseGroupSettingValue, storeGroupSettingValue, updateGroup, type UserGroup } from "../db/groups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
@@ -44,11 +43,11 @@ export function createUserGroup(actor: User, input: NewUserGroup): { group_id: n
     });
 
     const created = now();
-    const group = tx.insert(userGroups).values({ name, description, dateCreated: created, creatorId: actor.id }).returning().get();
-    if (members.length > 0) tx.insert(userGroupMembers).values(members.map((userId) => ({ groupId: group.id, userId }))).run();
-    if (subgroups.length > 0) tx.insert(userGroupSubgroups).values(subgroups.map((subgroupId) => ({ groupId: group.id, subgroupId }))).run();
+    const group = insertGroup(tx, { name, description, dateCreated: created, creatorId: actor.id });
+    addGroupMembers(tx, group.id, members);
+    addDirectSubgroups(tx, group.id, subgroups);
     const columns = Object.fromEntries(settings.map(([setting, value]) => [USER_GROUP_SETTINGS[setting].column, storeGroupSettingValue(tx, value, null, created)]));
-    tx.update(userGroups).set(columns).where(eq(userGroups.id, group.id)).run();
+    updateGroup(tx, group.id, columns);
     tx.emit({ type: "user_group", op: "add", group: userGroupToApi(tx, group.id) }, userGroupAudience(tx));
     return { group_id: group.id };
   });
@@ -91,11 +90,11 @@ export function updateUserGroup(actor: User, groupId: number, changes: UserGroup
     if (changes.deactivated === false) reactivate(tx, group);
     const emit = (data: UserGroupUpdateEvent["data"]) => tx.emit({ type: "user_group", op: "update", group_id: group.id, data }, userGroupAudience(tx));
     if (name !== undefined) {
-      tx.update(userGroups).set({ name }).where(eq(userGroups.id, group.id)).run();
+      updateGroup(tx, group.id, { name });
       emit({ name });
     }
     if (description !== undefined) {
-      tx.update(userGroups).set({ description }).where(eq(userGroups.id, group.id)).run();
+      updateGroup(tx, group.id, { description });
       emit({ description });
     }
     for (const [setting, value] of settings) emit({ [setting]: changeSetting(tx, group, setting, value) });
@@ -107,7 +106,7 @@ function changeSetting(tx: Tx, group: UserGroup, setting: UserGroupSettingName, 
   const column = USER_GROUP_SETTINGS[setting].column;
   const oldGroupId = group[column] as number;
   const newGroupId = storeGroupSettingValue(tx, value, oldGroupId, now());
-  tx.update(userGroups).set({ [column]: newGroupId }).where(eq(userGroups.id, group.id)).run();
+  updateGroup(tx, group.id, { [column]: newGroupId });
   releaseGroupSettingValue(tx, oldGroupId, newGroupId);
   return groupSettingApiValue(tx, newGroupId);
 }
@@ -122,9 +121,7 @@ function checkName(tx: Tx, raw: string, ownId: number | null): string {
   if ([...name].length > MAX_USER_GROUP_NAME_LENGTH) throw badRequest(`User group name cannot exceed ${MAX_USER_GROUP_NAME_LENGTH} characters.`);
   const prefix = RESERVED_GROUP_NAME_PREFIXES.find((each) => name.toLowerCase().startsWith(each));
   if (prefix) throw badRequest(`User group name cannot start with '${prefix}'.`);
-  const others = [isNotNull(userGroups.name), sql`lower(${userGroups.name}) = ${name.toLowerCase()}`];
-  if (ownId !== null) others.push(ne(userGroups.id, ownId));
-  if (tx.select({ id: userGroups.id }).from(userGroups).where(and(...others)).get()) throw badRequest(`User group '${name}' already exists.`);
+  if (groupNameTaken(tx, name, ownId)) throw badRequest(`User group '${name}' already exists.`);
   return name;
 }
 

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { requireAdministrator } from "../access/users";
-import { REALM_ID, getRealm, realms } from "../db/realm";
+import { getRealm, updateRealm } from "../db/realm";
 import { write } from "../db/transaction";
-import { users, type User } from "../db/users";
+import { activeUserIds, type User } from "../db/users";
 import { defaultUserSettings, type UserSettingName, type UserSettings } from "../model/userSettings";
 import { checkSetting } from "./settings";
 
@@ -24,12 +23,9 @@ export function updateUserSettingsDefaults(actor: User, requested: Partial<Recor
     const current: UserSettings = { ...defaultUserSettings(), ...getRealm(tx).userSettingsDefaults };
     const changed = entries.filter(([name, value]) => current[name] !== value);
     if (changed.length === 0) return;
-    tx.update(realms)
-      .set({ userSettingsDefaults: { ...current, ...Object.fromEntries(changed) } })
-      .where(eq(realms.id, REALM_ID))
-      .run();
+    updateRealm(tx, { userSettingsDefaults: { ...current, ...Object.fromEntries(changed) } });
     // Every settings page may show the defaults, so every active account is told (bots too, as in the reference).
-    const everyone = tx.select({ id: users.id }).from(users).where(eq(users.isActive, true)).all().map((row) => row.id);
+    const everyone = activeUserIds(tx);
     for (const [property, value] of changed) {
       tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value: value as boolean | number | string }, everyone);
     }

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { EmojiKey } from "../db/reactions";
 import { read, write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
-import { findUserById, users, type User } from "../db/users";
+import { findUserById, type User, updateUser } from "../db/users";
 import { saveUserStatus, type UserStatusChanges } from "../db/userStatus";
 import type { UserStatusEvent } from "../events/kinds/userStatus";
 import { badRequest } from "../http/errors";
@@ -59,7 +58,7 @@ function checkStatus(db: Reader, input: StatusInput): UserStatusChanges {
 /** `away` is the negation of presence_enabled: setting it changes the setting, which the user's clients are told. */
 function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
   if ((user.settings.presence_enabled !== false) === enabled) return;
-  tx.update(users).set({ settings: { ...user.settings, presence_enabled: enabled } }).where(eq(users.id, user.id)).run();
+  updateUser(tx, user.id, { settings: { ...user.settings, presence_enabled: enabled } });
   announceSettingChange(tx, user, "presence_enabled", enabled);
   presenceSharingChanged(tx, user, enabled);
 }

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
 import { checkRoleChange } from "../access/roles";
 import { userGroupAudience } from "../access/userGroups";
@@ -7,7 +6,7 @@ import { syncRoleGroups } from "../db/groups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
-import { findUserByEmail, insertUser, users, type User } from "../db/users";
+import { findUserByEmail, insertUser, type User, updateUser as saveUser } from "../db/users";
 import { badRequest } from "../http/errors";
 import { now } from "../model/clock";
 import { randomToken } from "../model/secrets";
@@ -117,13 +116,13 @@ export interface UserChanges {
 }
 
 export function renameUser(tx: Tx, target: User, fullName: string) {
-  tx.update(users).set({ fullName }).where(eq(users.id, target.id)).run();
+  saveUser(tx, target.id, { fullName });
   tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, usersWhoCanSee(tx, target));
   if (target.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, botAdministratorIds(tx, target));
 }
 
 function changeRole(tx: Tx, target: User, role: Role) {
-  tx.update(users).set({ role }).where(eq(users.id, target.id)).run();
+  saveUser(tx, target.id, { role });
   const roleGroups = syncRoleGroups(tx, target.id, role, getRealm(tx).settings.waiting_period_threshold === 0);
   tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, usersWhoCanSee(tx, target));
   announceRoleGroups(tx, target, roleGroups);

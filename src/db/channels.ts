@@ -226,3 +226,13 @@ export function removeDefaultChannel(tx: Tx, channelId: number): boolean {
   return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
 
+
+/** IDs of the channels the user muted (their subscription's is_muted), subscribed now or not. */
+export function mutedChannelIdsOfUser(db: Reader, userId: number): number[] {
+  return db
+    .select({ id: subscriptions.channelId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true)))
+    .all()
+    .map((row) => row.id);
+}

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
@@ -226,4 +226,58 @@ export function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId:
 
 function isUnnamedGroup(db: Reader, groupId: number): boolean {
   return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
+}
+
+/** The named groups (deactivated ones included) a user is a direct member of. */
+export function namedGroupIdsOfMember(db: Reader, userId: number): number[] {
+  return db
+    .select({ id: userGroups.id })
+    .from(userGroupMembers)
+    .innerJoin(userGroups, eq(userGroups.id, userGroupMembers.groupId))
+    .where(and(eq(userGroupMembers.userId, userId), isNotNull(userGroups.name)))
+    .all()
+    .map((row) => row.id);
+}
+
+export type NewGroup = typeof userGroups.$inferInsert;
+
+export function insertGroup(tx: Tx, values: NewGroup): UserGroup {
+  return tx.insert(userGroups).values(values).returning().get();
+}
+
+export function updateGroup(tx: Tx, groupId: number, changes: Partial<Omit<NewGroup, "id">>) {
+  tx.update(userGroups).set(changes).where(eq(userGroups.id, groupId)).run();
+}
+
+/** Makes these users direct members of a group; none may be one already. */
+export function addGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+  if (userIds.length === 0) return;
+  tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).run();
+}
+
+/** Ends these users' direct membership of a group. */
+export function removeGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+  if (userIds.length === 0) return;
+  tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds))).run();
+}
+
+export function setUserGroupDeactivated(tx: Tx, groupId: number, deactivated: boolean) {
+  tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, groupId)).run();
+}
+
+export function addDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
+  if (subgroupIds.length === 0) return;
+  tx.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId }))).run();
+}
+
+export function removeDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
+  if (subgroupIds.length === 0) return;
+  tx.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
+}
+
+/** Whether a named group other than `exceptGroupId` (system and deactivated ones included) has this name, compared case-insensitively. */
+export function groupNameTaken(db: Reader, name: string, exceptGroupId: number | null): boolean {
+  const others = [isNotNull(userGroups.name), sql`lower(${userGroups.name}) = ${name.toLowerCase()}`];
+  if (exceptGroupId !== null) others.push(ne(userGroups.id, exceptGroupId));
+  return db.select({ id: userGroups.id }).from(userGroups).where(and(...others)).get() !== undefined;
 }

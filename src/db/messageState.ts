@@ -370,3 +370,13 @@ export function usersWhoRead(db: Reader, message: MessageKey, viewerId: number):
     )
     .map((row) => ({ id: row.id, sendsReadReceipts: row.sends !== 0 }));
 }
+
+/** The user's unread messages with from <= ID < to, newest first, at most `limit` (register's unread_msgs walks history down with these). */
+export function listUnreadInIdRange(db: Reader, userId: number, range: { from: number; to: number; limit: number }): UnreadRow[] {
+  return listUnread(db, userId, { where: sql`${messages.id} >= ${range.from} AND ${messages.id} < ${range.to}`, limit: range.limit });
+}
+
+/** Which of these messages are unread for the user, newest first. */
+export function listUnreadAmong(db: Reader, userId: number, messageIds: number[]): UnreadRow[] {
+  return listUnread(db, userId, { where: sql`${messages.id} IN ${jsonList(messageIds)}` });
+}

@@ -1,6 +1,7 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, min, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
+import { indexInsertedMessages } from "./searchIndex";
 import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
@@ -91,7 +92,7 @@ export const MESSAGE_ROW = rowColumns;
  * SQLite as text: reading a long history into objects and writing it back took longer than
  * the rest of an edit.
  */
-export const withEditEntry = (entry: EditHistoryEntry) => {
+const withEditEntry = (entry: EditHistoryEntry) => {
   const text = JSON.stringify(entry);
   return sql`CASE WHEN ${messages.editHistory} IS NULL OR ${messages.editHistory} = '[]' THEN json_array(json(${text})) ELSE '[' || ${text} || ',' || substr(${messages.editHistory}, 2) END`;
 };
@@ -205,4 +206,50 @@ export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipien
     .values(members.map((userId) => ({ recipientId: created.id, userId })))
     .run();
   return created;
+}
+
+/** Deletes messages for good; their flags, reactions and links to uploads go with them (ON DELETE CASCADE). */
+export function deleteMessageRows(tx: Tx, ids: number[]) {
+  tx.delete(messages).where(inArray(messages.id, ids)).run();
+}
+
+/** Up to `limit` messages of a channel's topic with IDs below `belowId`, newest first. */
+export function topicMessagesBelow(db: Reader, channelId: number, topicKey: string, belowId: number, limit: number): MessageRow[] {
+  return db
+    .select(MESSAGE_ROW)
+    .from(messages)
+    .where(and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKey), lt(messages.id, belowId)))
+    .orderBy(desc(messages.id))
+    .limit(limit)
+    .all();
+}
+
+/** The ID of a channel's oldest message; null when it has none. */
+export function firstMessageIdIn(db: Reader, channelId: number): number | null {
+  return db.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channelId)).get()?.id ?? null;
+}
+
+export type MessageFlagRow = typeof messageFlags.$inferSelect;
+
+/** The flag rows of one message: one per user who has any stored. */
+export function flagRowsOfMessage(db: Reader, messageId: number): MessageFlagRow[] {
+  return db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
+}
+
+/** An edit or a move: the message gets `changes`, and `entry` goes first in its edit history. */
+export function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMessage>, entry: EditHistoryEntry) {
+  // The update trigger re-indexes the message; it must be in the index first, even if this
+  // transaction created it.
+  indexInsertedMessages();
+  tx.update(messages)
+    .set({ ...changes, editHistory: withEditEntry(entry) })
+    .where(eq(messages.id, messageId))
+    .run();
+}
+
+// ---- Queries of the actions ----
+
+/** Whether a channel's topic (by its lower-cased key) has any message. */
+export function topicHasMessages(db: Reader, channelId: number, topicKey: string): boolean {
+  return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
 }

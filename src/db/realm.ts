@@ -4,7 +4,7 @@ import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettin
 import type { UserSettings } from "../model/userSettings";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
-import type { Reader } from "./types";
+import type { Reader, Tx } from "./types";
 
 /** The one organization this server hosts. Settings live in JSON so new ones need no migration. */
 export const realms = sqliteTable("realms", {
@@ -55,4 +55,22 @@ export function realmHost(realm: Pick<Realm, "url">): string {
     hostsByUrl.set(realm.url, (host = new URL(realm.url).hostname));
   }
   return host;
+}
+
+/** Replaces the realm's settings (all of them: callers pass the current ones with their changes). */
+export function setRealmSettings(tx: Tx, settings: RealmSettings) {
+  tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
+}
+
+// ---- Writes of the actions ----
+
+export type NewRealm = typeof realms.$inferInsert;
+
+/** Stores the one organization (once, when it is created). */
+export function insertRealm(tx: Tx, values: NewRealm) {
+  tx.insert(realms).values(values).run();
+}
+
+export function updateRealm(tx: Tx, changes: Partial<Omit<NewRealm, "id">>) {
+  tx.update(realms).set(changes).where(eq(realms.id, REALM_ID)).run();
 }

@@ -128,3 +128,12 @@ function closeHandle(handle: Handle | SendTx | Reader, kind: TransactionKind, co
   (handle as Handle).close();
   transactionEnded(kind, committed);
 }
+
+/**
+ * Runs reads straight on the connection, outside any transaction: for a lookup or two where
+ * opening a snapshot costs more than the reads (the send path's checks and rendering, sign-in).
+ * Each statement sees what is committed when it runs.
+ */
+export function readWithoutSnapshot<T>(query: (db: Reader) => T): T {
+  return query(database());
+}

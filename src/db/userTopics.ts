@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import type { Reader, SendTx, Tx } from "./types";
@@ -75,4 +75,14 @@ export function mutedTopicsOf(db: Reader, userId: number): Array<[string, string
           WHERE ut.user_id = ${userId} AND ut.visibility_policy = ${VisibilityPolicy.MUTED} ORDER BY ut.last_updated, ut.channel_id`,
     )
     .map((row) => [row.name, row.topic, row.last_updated]);
+}
+
+/** Those of these users who follow the topic. */
+export function followersOfTopicAmong(db: Reader, userIds: number[], channelId: number, topic: string): number[] {
+  return db
+    .select({ userId: userTopics.userId })
+    .from(userTopics)
+    .where(and(inArray(userTopics.userId, userIds), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED)))
+    .all()
+    .map((row) => row.userId);
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
 import { prepared } from "./prepared";
+import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 
 /** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
@@ -127,4 +128,82 @@ export function insertUser(tx: Tx, values: NewUser): User {
     .values({ ...values, email: normalizeEmail(values.email) })
     .returning()
     .get();
+}
+
+export function setApiKey(tx: Tx, userId: number, apiKey: string) {
+  tx.update(users).set({ apiKey }).where(eq(users.id, userId)).run();
+}
+
+export function setUserActive(tx: Tx, userId: number, isActive: boolean) {
+  tx.update(users).set({ isActive }).where(eq(users.id, userId)).run();
+}
+
+/** How many people (bots left out) have an active account. */
+export function countActiveHumans(db: Reader): number {
+  return db.select({ id: users.id }).from(users).where(and(eq(users.isActive, true), eq(users.isBot, false))).all().length;
+}
+
+/** Every account with this role (active or not), with when it joined. */
+export function accountsWithRole(db: Reader, role: Role): Array<Pick<User, "id" | "dateJoined" | "isActive">> {
+  return db.select({ id: users.id, dateJoined: users.dateJoined, isActive: users.isActive }).from(users).where(eq(users.role, role)).all();
+}
+
+/** The settings of these users (unknown IDs left out). */
+export function settingsOfUsers(db: Reader, userIds: number[]): Array<Pick<User, "id" | "settings">> {
+  return db.select({ id: users.id, settings: users.settings }).from(users).where(inArray(users.id, userIds)).all();
+}
+
+/** The bots of the organization, system bots aside, oldest first: of one owner, or all of them. Deactivated ones included. */
+export function listRealmBots(db: Reader, options: { ownerId?: number } = {}): User[] {
+  const owned = options.ownerId === undefined ? undefined : eq(users.botOwnerId, options.ownerId);
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.isBot, true), eq(users.isSystemBot, false), owned))
+    .orderBy(asc(users.id))
+    .all();
+}
+
+const activeHuman = and(eq(users.isActive, true), eq(users.isBot, false));
+
+/** Active humans (no bots, no deactivated users), in no particular order. */
+export function listActiveHumans(db: Reader): User[] {
+  return db.select().from(users).where(activeHuman).all();
+}
+
+/** listActiveHumans with only the ID and the join date of each: what slim presence needs. */
+export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "dateJoined">> {
+  return db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman).all();
+}
+
+// ---- Queries and writes of the actions ----
+
+/** IDs of every active account, bots included: who is told of an organization-wide change. */
+export function activeUserIds(db: Reader): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Users with these IDs, deactivated ones included; unknown IDs are left out. */
+export function findUsersByIds(db: Reader, ids: readonly number[]): User[] {
+  return db.select().from(users).where(sql`${users.id} IN ${idList(ids)}`).all();
+}
+
+/** Users with these API e-mail addresses, deactivated ones included; unknown ones are left out. */
+export function findUsersByEmails(db: Reader, emails: readonly string[]): User[] {
+  return db.select().from(users).where(sql`${users.email} IN ${idList(emails.map(normalizeEmail))}`).all();
+}
+
+/** ID and role of each of these users: what deciding which addresses they may see takes (the send path). */
+export function rolesOfUsers(db: Reader, ids: readonly number[]): Array<Pick<User, "id" | "role">> {
+  return db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...ids])).all();
+}
+
+/** Changes columns of an account (its e-mail address stays as created: insertUser normalizes it). */
+export function updateUser(tx: Tx, id: number, changes: Partial<Omit<NewUser, "id" | "email">>) {
+  tx.update(users).set(changes).where(eq(users.id, id)).run();
 }

@@ -15,7 +15,8 @@ import { versionFields } from "../version";
 import { checkEventNarrow } from "./eventNarrow";
 import { createQueue, idleTimeoutSeconds, longpollTimeoutSeconds } from "./registry";
 import { readCapabilities, type QueueSpec } from "./spec";
-import { buildState, type StateContext } from "./state";
+import { buildState } from "./state";
+import type { StateContext } from "./state/context";
 
 /** POST /register parameters (spec 4.19), as the route's schema decoded them. */
 export interface RegisterParams {

@@ -18,9 +18,9 @@
  *  5. Test: register, act over HTTP, apply the fetched events to the snapshot and compare it
  *     with a fresh register (test/events/).
  */
-import { database } from "../db/client";
-import type { Emitted } from "../db/types";
+import type { Emitted, Reader } from "../db/types";
 import { getRealm } from "../db/realm";
+import { read } from "../db/transaction";
 import { findUserById } from "../db/users";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -291,14 +291,14 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
 /** Reads for transforms that depend on current state, done at most once per publish. */
 function filterContext(): FilterContext {
   const memo = new Map<string, unknown>();
-  const once = <T>(key: string, read: () => T): T => {
-    if (!memo.has(key)) memo.set(key, read());
+  const once = <T>(key: string, query: (db: Reader) => T): T => {
+    if (!memo.has(key)) memo.set(key, read(query));
     return memo.get(key) as T;
   };
   return {
-    emptyTopicDisplayName: () => once("topic", () => getRealm(database()).settings.empty_topic_display_name),
-    userSettings: (userId) => once(`settings:${userId}`, () => findUserById(database(), userId)?.settings),
-    userGroup: (groupId) => once(`group:${groupId}`, () => listUserGroupsForApi(database(), { includeDeactivated: true, ids: [groupId] })[0]),
+    emptyTopicDisplayName: () => once("topic", (db) => getRealm(db).settings.empty_topic_display_name),
+    userSettings: (userId) => once(`settings:${userId}`, (db) => findUserById(db, userId)?.settings),
+    userGroup: (groupId) => once(`group:${groupId}`, (db) => listUserGroupsForApi(db, { includeDeactivated: true, ids: [groupId] })[0]),
     sharedShape: shapeStore(),
   };
 }

@@ -1,18 +1,20 @@
-import { nativeWebhookBody, notifyBotOwner, postBotReply, slackWebhookBody, webhookTarget } from "../actions/outgoingWebhooks";
-import { database } from "../db/client";
 import type { OutgoingWebhookPayload } from "../db/outbox";
 import { webhookServiceUrl } from "../db/outgoingWebhookBots";
+import { read } from "../db/transaction";
 import { ServiceInterface } from "../model/bots";
 import { SERVER_VERSION } from "../version";
 import { AnswerTooLarge, outboundFetch, type OutboundAnswer } from "../net/outboundFetch";
 import { RequestRefused } from "../net/outboundPolicy";
+import { notifyBotOwner, postBotReply } from "./botReplies";
 import { type Deliverer, GiveUp, RetryLater } from "./deliverers";
+import { nativeWebhookBody, slackWebhookBody, webhookTarget } from "./webhookBodies";
 
 /**
  * Delivers outgoing-webhook notifications (spec 4.20) queued by actions/outgoingWebhooks.ts:
- * one POST to the bot's service, then what its answer asks for. Answers follow the reference:
- * `content` (or `response_string`; `text` for the Slack format) makes the bot reply in the
- * conversation, `response_not_required` or an empty answer makes it say nothing.
+ * one POST to the bot's service (the body: webhookBodies.ts), then what its answer asks for
+ * (botReplies.ts). Answers follow the reference: `content` (or `response_string`; `text` for
+ * the Slack format) makes the bot reply in the conversation, `response_not_required` or an
+ * empty answer makes it say nothing.
  *
  * Failures: a timeout, a connection error or a 5xx/408/429 answer is tried again with the
  * outbox's backoff; after the last try the bot says "Failure! Bot is unavailable" (or "Third
@@ -52,7 +54,7 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
    * bot's notifications go one at a time, so its replies come in the order of the messages.
    */
   route(payload) {
-    const url = webhookServiceUrl(database(), payload.bot_id);
+    const url = read((db) => webhookServiceUrl(db, payload.bot_id));
     let lane = `webhook bot ${payload.bot_id}`;
     try {
       if (url !== undefined) lane = `webhook ${new URL(url).origin}`;

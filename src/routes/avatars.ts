@@ -3,8 +3,8 @@ import { removeOwnAvatar, uploadOwnAvatar } from "../actions/avatars";
 import { authentication } from "../http/auth";
 import { requestLimits } from "../http/requestLimits";
 import { ApiError, success } from "../http/errors";
+import { filesOf } from "../http/params";
 import { readAvatarImage } from "../reads/avatars";
-import { filesOf } from "./realmEmoji";
 
 /** The caller's own avatar: an uploaded image, or back to the Gravatar. */
 export const avatarRoutes = new Elysia()

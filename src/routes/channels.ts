@@ -3,9 +3,9 @@ import { addDefaultChannelById, archiveChannel, removeDefaultChannelById } from 
 import { type ChannelChanges, updateChannelSettings } from "../actions/updateChannel";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { GroupSettingJson, RetentionParam, channelGroupSettingParams, retentionValue } from "../http/params";
 import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { getChannel, getChannelIdByName, isUserSubscribed, listChannelSubscribers, listChannelsFor } from "../reads/channels";
-import { GroupSettingJson, RetentionParam, channelGroupSettingParams, retentionValue } from "./subscriptions";
 
 const flag = () => t.Optional(t.BooleanString());
 const ChannelIdParams = t.Object({ stream_id: t.Numeric({ multipleOf: 1 }) });

@@ -2,8 +2,8 @@ import { Elysia, t, type TSchema } from "elysia";
 import { PERSONAL_SETTINGS, updateUserSettingsDefaults } from "../actions/userSettingsDefaults";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { settingParameters } from "../http/params";
 import type { UserSettingName } from "../model/userSettings";
-import { settingParameters } from "./settings";
 
 const defaultParameters = Object.fromEntries(Object.entries(settingParameters).filter(([name]) => !PERSONAL_SETTINGS.has(name as UserSettingName))) as Record<string, TSchema>;
 

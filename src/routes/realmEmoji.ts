@@ -1,16 +1,13 @@
 import { Elysia, t } from "elysia";
 import { deactivateCustomEmoji, uploadRealmEmoji } from "../actions/realmEmoji";
 import { authentication } from "../http/auth";
+import { filesOf } from "../http/params";
 import { requestLimits } from "../http/requestLimits";
 import { success } from "../http/errors";
 import { listCustomEmoji } from "../reads/realmEmoji";
 
 // Longer names are refused by the action with the reference's message; this only bounds the URL part.
 const EmojiNameParams = t.Object({ emoji_name: t.String({ maxLength: 1000 }) });
-
-/** The uploaded files of a multipart body, whatever their field names (python-zulip-api names them after the file). */
-export const filesOf = (body: unknown): File[] =>
-  body !== null && typeof body === "object" ? Object.values(body as Record<string, unknown>).filter((value): value is File => value instanceof Blob) : [];
 
 export const realmEmojiRoutes = new Elysia()
   .use(authentication)

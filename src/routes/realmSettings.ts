@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import { EDITABLE_GROUP_SETTINGS, type EditableGroupSetting, type GroupSettingChange, type RealmChanges, updateRealmSettings } from "../actions/realmSettings";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
+import { GroupSettingJson, retentionValue } from "../http/params";
 import { testLinkifier } from "../reads/linkifierTest";
-import { GroupSettingJson, retentionValue } from "./subscriptions";
 
 /** A time limit: whole seconds, or "unlimited" (also JSON-encoded, as the reference's web app sends it). */
 const TimeLimit = t.Optional(t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })]));

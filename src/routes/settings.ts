@@ -1,18 +1,10 @@
-import { Elysia, t, type TSchema } from "elysia";
+import { Elysia, t } from "elysia";
 import { updateOwnSettings } from "../actions/settings";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { settingParameters } from "../http/params";
 import { clientAddress } from "../http/rateLimit";
 import { currentSession, sessionTokenOf } from "../http/session";
-import { USER_SETTINGS, type UserSettingName } from "../model/userSettings";
-
-/** One optional parameter per setting of the catalogue, typed by its kind. */
-export const settingParameters = Object.fromEntries(
-  Object.entries(USER_SETTINGS).map(([name, spec]) => {
-    const schema: TSchema = spec.kind === "bool" ? t.BooleanString() : spec.kind === "int" ? t.Numeric() : t.String({ maxLength: 100 });
-    return [name, t.Optional(schema)];
-  }),
-) as Record<UserSettingName, TSchema>;
 
 /** The browser session a request came with, when it is the caller's own: the one a password change keeps. */
 function sessionIdOf(request: Request, userId: number): number | null {

@@ -1,4 +1,4 @@
-import { Elysia, type TSchema, t } from "elysia";
+import { Elysia, t } from "elysia";
 import { subscribeUsers } from "../actions/subscribe";
 import { updateSubscriptionProperties } from "../actions/subscriptionProperties";
 import { unsubscribeUsers } from "../actions/unsubscribe";
@@ -7,25 +7,8 @@ import { badRequest, success } from "../http/errors";
 import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../model/channelSettings";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { MAX_JSON_TEXT_LENGTH, jsonEncoded } from "../http/jsonText";
+import { channelGroupSettingParams, GroupSettingParam, RetentionParam, retentionValue } from "../http/params";
 import { listSubscriptions } from "../reads/channels";
-
-const AnonymousValue = { direct_members: t.Array(t.Integer()), direct_subgroups: t.Array(t.Integer()) };
-/** A group-setting value sent on its own: an integer, or a JSON object (spec convention 7). */
-export const GroupSettingParam = t.Union([t.Numeric({ multipleOf: 1 }), t.ObjectString(AnonymousValue)]);
-/** A group-setting value inside a JSON parameter, such as {new, old}. */
-export const GroupSettingJson = t.Union([t.Integer(), t.Object(AnonymousValue)]);
-
-/** "unlimited", "realm_default" or a number of days, plain or JSON-encoded. */
-export const RetentionParam = t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })]);
-export function retentionValue(raw: string | number): string | number {
-  if (typeof raw === "number" || !raw.startsWith('"')) return raw;
-  try {
-    const decoded: unknown = JSON.parse(raw);
-    return typeof decoded === "string" ? decoded : raw;
-  } catch {
-    return raw;
-  }
-}
 
 /**
  * principals: a JSON list of user IDs or of e-mail addresses, not a mix. Parsed here because
@@ -45,15 +28,6 @@ export function principalsValue(raw: string | undefined): number[] | string[] | 
   if (!isIds && !isEmails) throw badRequest("'principals' must be a list of user IDs or a list of e-mail addresses", { var_name: "principals" });
   return value as number[] | string[];
 }
-
-/** One optional parameter per channel group-setting, all of the same schema. */
-export const channelGroupSettingParams = <T extends TSchema>(schema: T) => ({
-  can_add_subscribers_group: t.Optional(schema),
-  can_remove_subscribers_group: t.Optional(schema),
-  can_administer_channel_group: t.Optional(schema),
-  can_send_message_group: t.Optional(schema),
-  can_subscribe_group: t.Optional(schema),
-});
 
 export const subscriptionRoutes = new Elysia()
   .use(authentication)

@@ -4,10 +4,10 @@ import { updateUserGroupMembership } from "../actions/userGroupMembers";
 import { createUserGroup, updateUserGroup, type UserGroupChanges } from "../actions/userGroups";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
+import { GroupSettingJson, GroupSettingParam } from "../http/params";
 import type { GroupSettingValue } from "../model/groupSetting";
 import { USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
 import { isUserGroupMember, listUserGroupMembers, listUserGroupSubgroups, listUserGroups } from "../reads/userGroups";
-import { GroupSettingJson, GroupSettingParam } from "./subscriptions";
 
 const GroupIdParams = t.Object({ user_group_id: t.Numeric({ multipleOf: 1 }) });
 const IdList = t.Optional(t.ArrayString(t.Integer(), { maxItems: 10_000 }));

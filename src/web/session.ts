@@ -1,9 +1,11 @@
 import { startSession } from "../actions/sessions";
-import type { User } from "../db/users";
 import { clientAddress } from "../http/rateLimit";
 import { clearedSessionCookies, currentSession, sessionCookies, sessionTokenOf } from "../http/session";
 
 /** What the browser areas share about who is signed in, and where each kind of person lands. */
+
+/** A user as the session found them (web/ reads people through http/, never db/). */
+type User = NonNullable<ReturnType<typeof currentSession>>["user"];
 
 type AddressSource = Parameters<typeof clientAddress>[0];
 

@@ -1,6 +1,6 @@
 import type { Reader } from "../../db/types";
 import { mutedTopicsOf } from "../../db/userTopics";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /**
  * Register sections for features Parley does not have (yet): a client that asks for them gets

@@ -1,6 +1,6 @@
 import { listAlertWords } from "../../db/alertWords";
 import type { Reader } from "../../db/types";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** alert_words: the viewer's own alert words, as they typed them. */
 export function alertWordsState(db: Reader, { viewer }: UserStateContext) {

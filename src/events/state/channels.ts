@@ -3,7 +3,7 @@ import { activeSubscriberIds, type Channel, defaultChannelIds, listChannels, lis
 import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import { type ApiChannel, type ApiSubscription, ChannelShaper, withInheritedNotifications } from "../../shapes/channels";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /**
  * Channel reads: the register sections (subscription, stream, default_streams), built from

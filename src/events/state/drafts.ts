@@ -1,6 +1,6 @@
 import { listDrafts } from "../../db/drafts";
 import type { Reader } from "../../db/types";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 import { draftToApi } from "../../shapes/drafts";
 
 /** drafts: the viewer's server-side drafts, none while they have synchronization off. */

@@ -1,10 +1,8 @@
-import type { Realm } from "../../db/realm";
 import { Slice, workingInSlices, yieldToOthers } from "../../db/slices";
 import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
-import type { User } from "../../db/users";
-import type { QueueSpec } from "../spec";
 import * as absent from "./absentFeatures";
+import type { Fields, StateContext, UserStateContext } from "./context";
 import { alertWordsState } from "./alertWords";
 import { defaultStreamsState, streamState, subscriptionState } from "./channels";
 import { draftsState } from "./drafts";
@@ -29,20 +27,6 @@ import { userStatusState } from "./userStatus";
  * its section with a file here and one line in SECTIONS; a section builds everything its
  * events later keep up to date, and nothing else.
  */
-
-export interface StateContext {
-  realm: Realm;
-  spec: QueueSpec;
-  includeSubscribers: boolean;
-  presenceHistoryLimitDays: number;
-}
-
-/** A signed-in client's context: `viewer` is read in the same transaction as the state. */
-export interface UserStateContext extends StateContext {
-  viewer: User;
-}
-
-export type Fields = Record<string, unknown>;
 
 /**
  * `unless`: another section that replaces this one when the request names it; with

@@ -1,6 +1,6 @@
 import { listLinkifiers } from "../../db/linkifiers";
 import type { Reader } from "../../db/types";
-import type { StateContext } from "./index";
+import type { StateContext } from "./context";
 import { linkifierToApi } from "../../shapes/linkifiers";
 
 /** realm_linkifiers: the ordered list, or empty for clients that cannot read URL templates (spec 4.19). */

@@ -1,7 +1,7 @@
 import { starredIds } from "../../db/messageState";
 import type { Reader } from "../../db/types";
 import { unreadMsgs } from "./unread";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** unread_msgs, kept up to date by message and update_message_flags events; built in slices of its own. */
 export async function unreadMsgsState({ viewer, spec, realm }: UserStateContext) {

@@ -1,13 +1,12 @@
-import { and, eq } from "drizzle-orm";
 import { canAccessAllUsers } from "../../access/userAccess";
 import { storedPresences } from "../../db/presenceStore";
 import { realmHost, type Realm } from "../../db/realm";
 import type { Reader } from "../../db/types";
-import { users, type User } from "../../db/users";
+import { listActiveHumanJoinDates, listActiveHumans, type User } from "../../db/users";
 import { now as nowSeconds } from "../../model/clock";
 import { legacyPresence, modernPresence, presenceTimes } from "../../shapes/presence";
 import { canSeeDeliveryEmail, standInEmail } from "../../shapes/users";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** What a presence listing is asked for (register, POST /users/me/presence, GET /realm/presence). */
 export interface PresenceQuery {
@@ -55,8 +54,7 @@ type ListedPerson = Pick<User, "id" | "dateJoined"> & Partial<User>;
 
 /** Active humans by ID: bots have no presence and deactivated users are never listed. Addresses only for the legacy format. */
 function listedPeople(db: Reader, slim: boolean): Map<number, ListedPerson> {
-  const humans = and(eq(users.isActive, true), eq(users.isBot, false));
-  const rows: ListedPerson[] = slim ? db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(humans).all() : db.select().from(users).where(humans).all();
+  const rows: ListedPerson[] = slim ? listActiveHumanJoinDates(db) : listActiveHumans(db);
   return new Map(rows.map((row) => [row.id, row]));
 }
 

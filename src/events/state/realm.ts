@@ -4,7 +4,7 @@ import { presenceTiming } from "../../model/presence";
 import { uploadLimitMib } from "../../model/uploads";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_SETTING_DEFAULTS, type RealmGroupSettingName } from "../../model/realmSettings";
 import { longpollTimeoutSeconds, SERVER_GENERATION } from "../registry";
-import type { StateContext } from "./index";
+import type { StateContext } from "./context";
 import { groupSettingApiValues } from "../../shapes/groupSettings";
 import { realmPermissionFields } from "./realmPermissions";
 import { serverEmojiDataPath } from "../../render/serverEmojiData";

@@ -1,7 +1,7 @@
 import type { Reader } from "../../db/types";
 import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS } from "../../model/legacyUserSettings";
 import { defaultUserSettings } from "../../model/userSettings";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /**
  * realm_user_settings_defaults: what new users start with; settings added since fall back to

@@ -6,7 +6,7 @@ import { listUsers } from "../../db/users";
 import { isAdministrator, isGuest, isModerator, isOwner } from "../../model/roles";
 import { inaccessibleUserToApi } from "../../shapes/inaccessibleUser";
 import { avatarSource, avatarUrl, avatarUrlMedium, userToApi, type ApiUser, type UserView } from "../../shapes/users";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /**
  * realm_user: everyone in the organization as the viewer may see them, plus the viewer's own

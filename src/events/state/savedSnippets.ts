@@ -1,6 +1,6 @@
 import { listSavedSnippets } from "../../db/savedSnippets";
 import type { Reader } from "../../db/types";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 import { savedSnippetToApi } from "../../shapes/savedSnippets";
 
 /** saved_snippets: the viewer's own snippets. */

@@ -1,7 +1,7 @@
 import { listUndeliveredScheduledMessages } from "../../db/scheduledMessages";
 import type { Reader } from "../../db/types";
 import { scheduledMessageToApi } from "../../shapes/scheduledMessages";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** scheduled_messages: the viewer's messages not yet sent, failed ones included, soonest first. */
 export function scheduledMessagesState(db: Reader, { viewer }: UserStateContext) {

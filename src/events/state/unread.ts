@@ -1,16 +1,16 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { subscriptions } from "../../db/channels";
-import { Flag, messages, recipients } from "../../db/messages";
-import { listUnread, lowestPossiblyUnreadId, maxMessageId, type UnreadRow } from "../../db/messageState";
+import { mutedChannelIdsOfUser } from "../../db/channels";
+import { directParticipants } from "../../db/conversations";
+import { Flag } from "../../db/messages";
+import { listUnreadAmong, listUnreadInIdRange, lowestPossiblyUnreadId, maxMessageId, type UnreadRow } from "../../db/messageState";
 import { readInSlices, Stride } from "../../db/slices";
 import { read } from "../../db/transaction";
 import type { Reader } from "../../db/types";
-import { userTopics, VisibilityPolicy } from "../../db/userTopics";
+import { listUserTopicsOf, VisibilityPolicy } from "../../db/userTopics";
 import type { UnreadMessageDetails } from "../kinds/messageFlags";
 
 /**
  * The unread_msgs register section (reference: POST /register, unread_msgs) and the
- * message_details of update_message_flags events, both built from listUnread.
+ * message_details of update_message_flags events, both built from db/messageState.ts's unread rows.
  */
 
 /** The reference's MAX_UNREAD_MESSAGES: older unread messages are left out of unread_msgs. */
@@ -23,22 +23,9 @@ const WILDCARD_MENTION = Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_ME
 
 /** Whether a channel message is muted for the user: by its topic's policy, else by its channel. */
 export function mutedChecker(db: Reader, userId: number): (channelId: number, topicKey: string) => boolean {
-  const mutedChannels = new Set(
-    db
-      .select({ id: subscriptions.channelId })
-      .from(subscriptions)
-      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true)))
-      .all()
-      .map((row) => row.id),
-  );
-  const policies = new Map(
-    db
-      .select()
-      .from(userTopics)
-      .where(eq(userTopics.userId, userId))
-      .all()
-      .map((row) => [`${row.channelId}:${row.topicKey}`, row.visibilityPolicy]),
-  );
+  const mutedChannels = new Set(mutedChannelIdsOfUser(db, userId));
+  // Topics left at INHERIT have no row here; they fall through to their channel, as they should.
+  const policies = new Map(listUserTopicsOf(db, userId).map((row) => [`${row.channelId}:${row.topicKey}`, row.visibilityPolicy]));
   return (channelId, topicKey) => {
     const policy = policies.get(`${channelId}:${topicKey}`);
     if (policy === VisibilityPolicy.MUTED) return true;
@@ -51,13 +38,6 @@ export function mutedChecker(db: Reader, userId: number): (channelId: number, to
 function mentionsUser(row: UnreadRow, muted: boolean): boolean {
   if (row.bits & DIRECT_MENTION) return true;
   return (row.bits & WILDCARD_MENTION) !== 0 && !muted;
-}
-
-/** Sorted participant IDs of direct-message conversations, by recipient ID. */
-function participantsOf(db: Reader, recipientIds: number[]): Map<number, number[]> {
-  if (recipientIds.length === 0) return new Map();
-  const rows = db.select({ id: recipients.id, dmKey: recipients.dmKey }).from(recipients).where(inArray(recipients.id, recipientIds)).all();
-  return new Map(rows.map((row) => [row.id, (row.dmKey ?? "").split(",").filter(Boolean).map(Number)]));
 }
 
 /** How a client without the empty_topic_name capability is shown the empty topic; null: as "". */
@@ -88,7 +68,7 @@ async function newestUnread(userId: number): Promise<UnreadRow[]> {
       const from = Math.max(low, to - stride.ids);
       const started = performance.now();
       const step = Math.min(STEP_ROWS, MAX_UNREAD_MESSAGES + 1 - rows.length);
-      const found = listUnread(db, userId, { where: sql`${messages.id} >= ${from} AND ${messages.id} < ${to}`, limit: step });
+      const found = listUnreadInIdRange(db, userId, { from, to, limit: step });
       rows.push(...found);
       stride.after(started);
       // A stride thick with unread messages is read a step's worth at a time.
@@ -108,7 +88,7 @@ function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicNa
   const oldUnreadsMissing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
   const isMuted = mutedChecker(db, userId);
-  const participants = participantsOf(db, [...new Set(kept.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+  const participants = directParticipants(db, [...new Set(kept.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
 
   const topics = new Map<string, UnreadMsgs["streams"][number]>();
   const pms = new Map<number, UnreadMsgs["pms"][number]>();
@@ -150,9 +130,9 @@ function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicNa
 /** message_details of an event marking these (now unread) messages unread. */
 export function unreadDetails(db: Reader, userId: number, messageIds: number[]): Record<string, UnreadMessageDetails> {
   if (messageIds.length === 0) return {};
-  const rows = listUnread(db, userId, { where: sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(messageIds)}))` });
+  const rows = listUnreadAmong(db, userId, messageIds);
   const isMuted = mutedChecker(db, userId);
-  const participants = participantsOf(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+  const participants = directParticipants(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
   const details: Record<string, UnreadMessageDetails> = {};
   for (const row of rows) {
     const muted = row.channelId !== null && isMuted(row.channelId, row.topicKey);

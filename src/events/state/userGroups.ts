@@ -1,6 +1,6 @@
 import type { Reader } from "../../db/types";
 import { listUserGroupsForApi } from "../../shapes/userGroups";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** realm_user_groups: deactivated groups only for clients with include_deactivated_groups. */
 export function userGroupsState(db: Reader, { spec }: UserStateContext) {

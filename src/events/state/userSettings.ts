@@ -2,7 +2,7 @@ import type { Reader } from "../../db/types";
 import type { User } from "../../db/users";
 import { EMOJISET_CHOICES, LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, NOTIFICATION_SOUNDS } from "../../model/legacyUserSettings";
 import { defaultUserSettings, type UserSettings } from "../../model/userSettings";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** The viewer's settings; the time zone lives on the user row, where realm_user events read it. */
 function settingsOf(viewer: User): UserSettings {

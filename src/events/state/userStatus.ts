@@ -3,7 +3,7 @@ import { listUserStatuses } from "../../db/userStatus";
 import { listUsers } from "../../db/users";
 import { canAccessAllUsers, canRestrictedViewerAccess } from "../../access/userAccess";
 import { statusToApi } from "../../shapes/userStatus";
-import type { UserStateContext } from "./index";
+import type { UserStateContext } from "./context";
 
 /** user_status: by user ID, every active user the viewer may see who is away or has a status set. */
 export function userStatusState(db: Reader, { viewer, realm }: UserStateContext) {

@@ -3,7 +3,7 @@ import { api } from "../../ui/api";
 import { errorText, Field, FormDialog, TextArea, TextInput, toast } from "../../ui/components";
 import { navigate } from "../../ui/router";
 import { MemberChooser, SubgroupChooser } from "./members";
-import type { GroupsData } from "./index";
+import type { GroupsData } from "./data";
 
 /** A new group: name, description, its first members and subgroups. Permissions start at the defaults. */
 export function CreateGroupDialog(props: { open: boolean; onClose: () => void; data: GroupsData; onCreated: () => void }) {

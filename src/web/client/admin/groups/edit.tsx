@@ -4,9 +4,8 @@ import { Badge, Button, Empty, Field, Notice, PageHead, TextArea, TextInput, use
 import type { Me } from "../../ui/me";
 import { GroupSettingPicker, systemGroupsAllowedBy, type GroupSettingValue } from "../shared/groupSettingPicker";
 import { sameGroupSetting } from "../shared/realmState";
-import type { GroupsData } from "./index";
+import { memberSummary, type GroupsData, type UserGroup } from "./data";
 import { GROUP_PERMISSIONS, type GroupPermissionName } from "./labels";
-import { memberSummary, type UserGroup } from "./list";
 import { MemberChooser, SubgroupChooser } from "./members";
 
 /** One group's page: name and description, members and subgroups, permissions, deactivation. */

@@ -2,23 +2,11 @@ import { useState } from "preact/hooks";
 import { api } from "../../ui/api";
 import { Badge, Button, Empty, ListFilter, PageHead, useAction } from "../../ui/components";
 import { matchesSearch } from "../../ui/format";
-import { describeGroupSetting, groupLabel, type GroupSettingValue, type PickerGroup } from "../shared/groupSettingPicker";
+import { describeGroupSetting, groupLabel } from "../shared/groupSettingPicker";
 import { CreateGroupDialog } from "./create";
-import type { GroupsData } from "./index";
-
-/** A user group as GET /user_groups gives it. */
-export type UserGroup = PickerGroup & Record<string, unknown> & { can_mention_group: GroupSettingValue };
+import { memberSummary, type GroupsData, type UserGroup } from "./data";
 
 type Filter = "active" | "deactivated" | "all";
-
-/** "3 people, 1 group": what a group directly holds. */
-export function memberSummary(group: PickerGroup): string {
-  const people = group.members.length;
-  const groups = group.direct_subgroup_ids.length;
-  const parts = [`${people} ${people === 1 ? "person" : "people"}`];
-  if (groups > 0) parts.push(`${groups} ${groups === 1 ? "group" : "groups"}`);
-  return parts.join(", ");
-}
 
 export function GroupList({ data, reload }: { data: GroupsData; reload: () => void }) {
   const [search, setSearch] = useState("");

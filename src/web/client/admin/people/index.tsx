@@ -5,20 +5,9 @@ import { Avatar, Badge, Button, Empty, ListFilter, Loaded, PageHead, Select, use
 import { formatAgo, matchesSearch } from "../../ui/format";
 import { ROLE_NAMES } from "../../ui/me";
 import { PasswordResetDialog } from "./passwordReset";
+import type { Person } from "./person";
 
 /** Everyone in the organization: find them, change their role, deactivate and reactivate them. */
-
-export interface Person {
-  user_id: number;
-  full_name: string;
-  email: string;
-  delivery_email?: string | null;
-  role: number;
-  is_active: boolean;
-  is_bot: boolean;
-  date_joined: string;
-  avatar_url: string | null;
-}
 
 interface PresenceEntry {
   active_timestamp?: number;

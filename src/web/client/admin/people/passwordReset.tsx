@@ -3,7 +3,7 @@ import { api } from "../../ui/api";
 import { Button, CopyField, Dialog, Notice, errorText } from "../../ui/components";
 import { formatDateTime } from "../../ui/format";
 import { mailAvailable } from "../invitations/mail";
-import type { Person } from "./index";
+import type { Person } from "./person";
 
 /**
  * Reset a person's password: mail them a link, or create a one-time link to hand over. When

@@ -1,0 +1,68 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { Flag, messageFlags, messages } from "./messages";
+import { clearBits, listUnread, type UnreadRow } from "./messageState";
+import { idList } from "./sqlLists";
+import type { Reader, Tx } from "./types";
+
+/**
+ * Flag rows and read marks (db/messages.ts, db/messageState.ts) for many users or a stretch
+ * of history at once: what marking read in bulk and moving messages between conversations
+ * read and write.
+ */
+
+// ---- Marking read in bulk ----
+
+/** Which messages a walk through history considers: one conversation, one topic, one sender, or all. */
+export type UnreadAmong = { recipientId: number } | { channelId: number; topicKey: string } | { senderId: number };
+
+const amongCondition = (among: UnreadAmong | undefined) => {
+  if (among === undefined) return undefined;
+  if ("recipientId" in among) return eq(messages.recipientId, among.recipientId);
+  if ("senderId" in among) return eq(messages.senderId, among.senderId);
+  return and(eq(messages.channelId, among.channelId), eq(messages.topicKey, among.topicKey));
+};
+
+/** The user's unread messages with IDs in [from, below) among `among`, oldest first, at most `limit`. */
+export function listUnreadBetween(db: Reader, userId: number, ids: { from: number; below: number }, among: UnreadAmong | undefined, limit: number): UnreadRow[] {
+  const where = and(sql`${messages.id} >= ${ids.from} AND ${messages.id} < ${ids.below}`, amongCondition(among));
+  return listUnread(db, userId, { where, oldestFirst: true, limit });
+}
+
+/** Drops the user's READ and UNREAD exception bits on one conversation's messages from `from` up to and including `upTo`. */
+export function clearReadBitsBetween(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
+  clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} BETWEEN ${from} AND ${upTo}`));
+}
+
+// ---- Moves between conversations ----
+
+/** Read marks of these users (thousands, for a channel) in one conversation. */
+export function readMarksOfUsers(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
+  if (userIds.length === 0) return new Map();
+  const rows = db.values<[number, number]>(sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN ${idList(userIds)}`);
+  return new Map(rows);
+}
+
+/** Flag bits of these messages, by user, then by message. */
+export function flagBitsByUser(db: Reader, messageIds: number[]): Map<number, Map<number, number>> {
+  const bits = new Map<number, Map<number, number>>();
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
+    for (const row of rows) (bits.get(row.userId) ?? bits.set(row.userId, new Map()).get(row.userId)!).set(row.messageId, row.flags);
+  }
+  return bits;
+}
+
+/** Each user's flag bits on one message (users without a row left out). */
+export function flagBitsOnMessage(db: Reader, messageId: number): Map<number, number> {
+  const rows = db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
+  return new Map(rows.map((row) => [row.userId, row.flags]));
+}
+
+/** Points the flag rows of moved messages at their new conversation, dropping those of users who lost the messages. */
+export function moveFlagRows(tx: Tx, messageIds: number[], toRecipientId: number, losingUserIds: number[]) {
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const chunk = messageIds.slice(i, i + 500);
+    if (losingUserIds.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, losingUserIds), inArray(messageFlags.messageId, chunk))).run();
+    tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
+  }
+}
