@@ -130,10 +130,18 @@ function closeHandle(handle: Handle | SendTx | Reader, kind: TransactionKind, co
 }
 
 /**
- * Runs reads straight on the connection, outside any transaction: for a lookup or two where
- * opening a snapshot costs more than the reads (the send path's checks and rendering, sign-in).
- * Each statement sees what is committed when it runs.
+ * Runs reads on the read connection outside any transaction: for a lookup or two where opening
+ * a snapshot costs more than the reads (the send path's checks and rendering, sign-in). Each
+ * statement sees what is committed when it runs. It takes the read connection's turn, so it
+ * never runs inside another read's snapshot.
  */
-export function readWithoutSnapshot<T>(query: (db: Reader) => T): T {
-  return query(database());
+export function readWithoutSnapshot<T>(query: (db: Reader) => T | Promise<T>): Promise<T> {
+  return readerTurns.run(async () => {
+    const handle = openHandle(readConnection(), "read") as unknown as Reader;
+    try {
+      return await query(handle);
+    } finally {
+      closeHandle(handle, "read", true);
+    }
+  });
 }
