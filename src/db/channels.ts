@@ -226,3 +226,9 @@ export function removeDefaultChannel(tx: Tx, channelId: number): boolean {
   return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
 
+
+/** The channels with these IDs that exist. */
+export function channelsByIds(db: Reader, ids: number[]): Channel[] {
+  if (ids.length === 0) return [];
+  return db.select().from(channels).where(inArray(channels.id, ids)).all();
+}

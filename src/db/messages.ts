@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import type { Reader, SendTx, Tx } from "./types";
@@ -205,4 +205,9 @@ export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipien
     .values(members.map((userId) => ({ recipientId: created.id, userId })))
     .run();
   return created;
+}
+
+/** Messages with these IDs (missing ones left out), edit history included, in no particular order. */
+export function messagesByIds(db: Reader, ids: number[]): Message[] {
+  return db.select().from(messages).where(inArray(messages.id, ids)).all();
 }

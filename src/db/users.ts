@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
@@ -126,5 +126,40 @@ export function insertUser(tx: Tx, values: NewUser): User {
     .insert(users)
     .values({ ...values, email: normalizeEmail(values.email) })
     .returning()
+    .get();
+}
+
+/** Every active account's ID and role: who may hear of a change is decided from these. */
+export function activeUserRoles(db: Reader): Array<{ id: number; role: number }> {
+  return db.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
+}
+
+export function activeUserIds(db: Reader): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Of these user IDs, those of active accounts. */
+export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
+  if (userIds.length === 0) return new Set();
+  const rows = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, userIds), eq(users.isActive, true)))
+    .all();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The active human owner who joined first. */
+export function firstActiveOwner(db: Reader): User | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.role, Role.OWNER), eq(users.isActive, true), eq(users.isBot, false)))
+    .orderBy(asc(users.id))
     .get();
 }
