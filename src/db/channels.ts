@@ -236,3 +236,9 @@ export function mutedChannelIdsOfUser(db: Reader, userId: number): number[] {
     .all()
     .map((row) => row.id);
 }
+
+/** The channels with these IDs that exist. */
+export function channelsByIds(db: Reader, ids: number[]): Channel[] {
+  if (ids.length === 0) return [];
+  return db.select().from(channels).where(inArray(channels.id, ids)).all();
+}
