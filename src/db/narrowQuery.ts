@@ -14,7 +14,7 @@ import { VisibilityPolicy } from "./userTopics";
  */
 
 /** Which messages a narrow's terms filter. */
-export type NarrowScope =
+export type HistoryScope =
   /** Every message (a channel whose history the user may read, all public channels). */
   | { kind: "all" }
   /** The user's personal history: messages they received or starred. */
@@ -54,7 +54,7 @@ export type NarrowCondition =
 export interface NarrowFilter {
   /** Who narrows: per-user terms (flags, unread, muted) are theirs. */
   userId: number;
-  scope: NarrowScope;
+  scope: HistoryScope;
   /** Every term but the searches, in order. */
   terms: Array<{ condition: NarrowCondition; negated: boolean }>;
   /**
@@ -75,15 +75,28 @@ export interface NarrowFilter {
  * follows the range it is asked about, not the size of the index.
  */
 function whereSql(db: Reader, filter: NarrowFilter, range: IdRange): SQL {
-  const hasTopic = filter.terms.some((term) => term.condition.kind === "topic" && !term.negated);
-  const conditions = filter.terms.map((term) => {
-    const condition = conditionSql(db, filter.userId, term.condition, hasTopic);
-    return term.negated ? not(condition) : condition;
-  });
-  let where = and(scopeSql(filter.userId, filter.scope), ...conditions)!;
+  let where = termsSql(db, filter);
   if (filter.excluded.length > 0) where = and(where, not(matchesSql(ftsAnyExpression(filter.excluded), range)))!;
   if (filter.unreadOnly) where = and(where, unreadSql(filter.userId))!;
   return where;
+}
+
+// Built once per filter: history is walked one query per stride of IDs, and building the
+// condition (a long list of readable channels, say) need not be repeated for each.
+const builtTerms = new WeakMap<NarrowFilter, SQL>();
+
+/** The scope and the terms, which do not depend on the range. */
+function termsSql(db: Reader, filter: NarrowFilter): SQL {
+  let built = builtTerms.get(filter);
+  if (built === undefined) {
+    const hasTopic = filter.terms.some((term) => term.condition.kind === "topic" && !term.negated);
+    const conditions = filter.terms.map((term) => {
+      const condition = conditionSql(db, filter.userId, term.condition, hasTopic);
+      return term.negated ? not(condition) : condition;
+    });
+    builtTerms.set(filter, (built = and(scopeSql(filter.userId, filter.scope), ...conditions)!));
+  }
+  return built;
 }
 
 /** The positive searches as one FTS5 MATCH expression. */
@@ -140,7 +153,7 @@ function readableSql(userId: number, channelIds: number[]): SQL {
   return sql`(${receivedSql(userId)} OR ${inArray(messages.channelId, channelIds)})`;
 }
 
-function scopeSql(userId: number, scope: NarrowScope): SQL {
+function scopeSql(userId: number, scope: HistoryScope): SQL {
   if (scope.kind === "all") return EVERYTHING;
   return scope.kind === "received" ? receivedSql(userId) : readableSql(userId, scope.channelIds);
 }

@@ -4,7 +4,7 @@ import { type Channel, findChannelById, findChannelByName, listChannels } from "
 import { findDirectRecipient, Flag } from "../db/messages";
 import type { SearchQuery } from "../db/messageSearch";
 import { channelRecipientIds } from "../db/messageState";
-import { hadSubscription, type NarrowCondition, type NarrowFilter, type NarrowScope as FilterScope, readableConversationOf } from "../db/narrowQuery";
+import { hadSubscription, type NarrowCondition, type NarrowFilter, type HistoryScope, readableConversationOf } from "../db/narrowQuery";
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
 import { topicKeyOf } from "../db/userTopics";
@@ -59,7 +59,7 @@ export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTe
   const excluded = terms.filter(isExcludedSearch).map((term) => parseSearch([term.operand as string])).filter((query) => !isEmptySearch(query));
   const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   checkSearchSize([...(search ? [search] : []), ...excluded]);
-  const base: FilterScope =
+  const base: HistoryScope =
     scope === "readable"
       ? { kind: "readable", channelIds: readableChannelIds(db, context.viewer) }
       : scope === "auto" && includesHistory(db, context, terms)

@@ -4,10 +4,7 @@ import type { Reader } from "../db/types";
 import type { MessageParts } from "../shapes/messages";
 import { reactionsForMessages } from "../shapes/reactions";
 
-/**
- * What shapes/messages.ts builds message objects from, for a page of messages at once: a
- * fixed handful of queries however many messages, senders, channels and conversations.
- */
+/** What shapes/messages.ts builds message objects from, for a page of messages at once. */
 export function loadMessageParts(db: Reader, list: Message[]): MessageParts[] {
   if (list.length === 0) return [];
   const { channelNames, participants, usersById } = messagePageRows(db, list);
