@@ -1,9 +1,9 @@
 import { type ChannelViewer, hasContentAccess } from "./channels";
 import { groupIdsOfUser } from "./groupSettings";
-import { activeChannelIdsOfUser, type Channel, channelsByIds, listChannels } from "../db/channels";
+import { activeChannelIdsOfUser, type Channel, channelsByIds } from "../db/channels";
 import { Flag, type Message, type MessageRow, messageRowsByIds, messagesByIds } from "../db/messages";
 import { bitsOf, type MessageKey, periodsOf, wasReceived } from "../db/messageState";
-import { conversationsOfUserAmong, messageKeysByIds, receivedOrInChannelsSql } from "../db/messageVisibility";
+import { conversationsOfUserAmong, messageKeysByIds } from "../db/messageVisibility";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -37,24 +37,6 @@ export function lazyChannelViewer(db: Reader, user: User): ChannelViewer {
 
 export function canReadHistory(viewer: ChannelViewer, channel: Channel): boolean {
   return channel.isWebPublic || (channel.historyPublicToSubscribers && hasContentAccess(viewer, channel));
-}
-
-/**
- * Messages the user received or starred, as a condition on `messages`: their personal history
- * (see db/messageVisibility.ts).
- */
-export { receivedSql } from "../db/messageVisibility";
-
-/** Channels whose whole history the user may read. */
-function readableChannelIds(db: Reader, viewer: ChannelViewer): number[] {
-  return listChannels(db, { includeArchived: true })
-    .filter((channel) => canReadHistory(viewer, channel))
-    .map((channel) => channel.id);
-}
-
-/** Every message the user may read, as a condition on `messages`. */
-export function readableSql(db: Reader, viewer: ChannelViewer) {
-  return receivedOrInChannelsSql(viewer.user.id, readableChannelIds(db, viewer));
 }
 
 /** The messages with these IDs (unique) that exist, as `fetch` reads them; all readable by the user, or "Invalid message(s)". */

@@ -8,7 +8,6 @@ import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { findUserByEmail, findUserById, normalizeEmail, type User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { now } from "../model/clock";
 import type { Role } from "../model/roles";
 import { notificationBot, silentMention } from "./channelAnnouncements";
 import { sendMessageInTransaction } from "./sendMessage";

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "drizzle-orm";
+import { receivedOrInChannelsSql, receivedSql } from "./messageVisibility";
 import { channels } from "./channels";
-import { Flag, messages } from "./messages";
+import { messages } from "./messages";
 import { ftsAnyExpression, ftsExpression, type IdRange, matchesSql, type SearchQuery } from "./messageSearch";
 import { subscriptionPeriods, unreadSql } from "./messageState";
 import type { Reader } from "./types";
@@ -134,28 +135,9 @@ export function narrowIdsInRange(db: Reader, filter: NarrowFilter, range: IdRang
 const NOTHING = sql`0`;
 const EVERYTHING = sql`1`;
 
-/**
- * Messages the user received or starred, as a condition on `messages`: their personal history,
- * which narrows without a readable channel search (as in the reference). Evaluated row by row
- * (a user may have starred many thousands of messages), so a query in ID order can stop early.
- */
-function receivedSql(userId: number): SQL {
-  return sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
-    OR ${messages.senderId} = ${userId}
-    OR EXISTS (SELECT 1 FROM subscription_periods p WHERE p.user_id = ${userId} AND p.channel_id = ${messages.channelId}
-               AND ${messages.id} > p.starts_after AND (p.ends_at IS NULL OR ${messages.id} <= p.ends_at))
-    OR (coalesce((SELECT flags FROM message_flags WHERE user_id = ${userId} AND message_id = ${messages.id}), 0) & ${Flag.STARRED}) != 0)`;
-}
-
-/** Every message the user may read, given the channels whose whole history they may read. */
-function readableSql(userId: number, channelIds: number[]): SQL {
-  if (channelIds.length === 0) return receivedSql(userId);
-  return sql`(${receivedSql(userId)} OR ${inArray(messages.channelId, channelIds)})`;
-}
-
 function scopeSql(userId: number, scope: HistoryScope): SQL {
   if (scope.kind === "all") return EVERYTHING;
-  return scope.kind === "received" ? receivedSql(userId) : readableSql(userId, scope.channelIds);
+  return scope.kind === "received" ? receivedSql(userId) : receivedOrInChannelsSql(userId, scope.channelIds);
 }
 
 /** A condition that is never NULL, so that NOT gives its exact complement. */
@@ -243,7 +225,7 @@ export type ConversationOfMessage = { channelId: number; topic: string } | { cha
  */
 export function readableConversationOf(db: Reader, messageId: number, userId: number, readableChannelIds: number[]): ConversationOfMessage | undefined {
   const target = db.select().from(messages).where(eq(messages.id, messageId)).get();
-  if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), readableSql(userId, readableChannelIds))}`).length === 0) return undefined;
+  if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), receivedOrInChannelsSql(userId, readableChannelIds))}`).length === 0) return undefined;
   if (target.channelId !== null) return { channelId: target.channelId, topic: target.topic };
   const members = db.all<{ user_id: number }>(sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);
   return { channelId: null, memberIds: members.map((row) => row.user_id) };
