@@ -1,5 +1,5 @@
 import { activeChannelIdsOfUser, activeSubscriberIds, type Channel, findChannelById, findSubscription, type Subscription } from "../db/channels";
-import { recursiveMemberIds } from "../db/groups";
+import { recursiveMemberIds } from "../db/userGroups";
 import type { Reader } from "../db/types";
 import { activeUserRoles, type User } from "../db/users";
 import { badRequest } from "../http/errors";

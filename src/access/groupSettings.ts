@@ -1,5 +1,5 @@
-import { groupsContainingUser } from "../db/groupMembership";
-import { findGroupById, systemGroupsByName } from "../db/groups";
+import { groupsContainingUser } from "../db/userGroupMembership";
+import { findGroupById, systemGroupsByName } from "../db/userGroups";
 import type { Reader } from "../db/types";
 import { findUserById, type User } from "../db/users";
 import { badRequest } from "../http/errors";

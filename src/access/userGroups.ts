@@ -1,4 +1,4 @@
-import { findGroupById, type UserGroup } from "../db/groups";
+import { findGroupById, type UserGroup } from "../db/userGroups";
 import { getRealm } from "../db/realm";
 import type { Reader } from "../db/types";
 import { activeUserIds, type User } from "../db/users";

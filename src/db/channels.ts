@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { userGroups } from "./groups";
+import { userGroups } from "./userGroups";
 import { cacheChanged } from "./caches";
 import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import { userGroups } from "./groups";
+import { userGroups } from "./userGroups";
 import { messages } from "./messages";
 import { reactions } from "./reactions";
 import type { Reader } from "./types";

@@ -9,7 +9,7 @@ import { rawStatement } from "./prepared";
  */
 
 let inserted: { first: number; last: number } | null = null;
-// How many, kept until the transaction ends (indexing may happen early, see applyMessageEdit.ts).
+// How many, kept until the transaction ends (indexing may happen early, see rewriteMessage in messages.ts).
 let insertedCount = 0;
 
 /** insertMessage calls this for every row it adds. */

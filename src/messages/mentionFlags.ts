@@ -1,5 +1,5 @@
 import { checkGroupMentionAllowed, checkWildcardMentionAllowed } from "../access/mentions";
-import { recursiveMemberIds } from "../db/groups";
+import { recursiveMemberIds } from "../db/userGroups";
 import { Flag } from "../db/messages";
 import { topicSenderAndReactorIds } from "../db/messageReferences";
 import type { Realm } from "../db/realm";

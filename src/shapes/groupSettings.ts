@@ -1,4 +1,4 @@
-import { activeDirectMembers, directSubgroups, unnamedGroupIdsAmong } from "../db/groupMembership";
+import { activeDirectMembers, directSubgroups, unnamedGroupIdsAmong } from "../db/userGroupMembership";
 import type { Reader } from "../db/types";
 import { type AnonymousGroupSetting, isAnonymousSetting } from "../model/groupSetting";
 

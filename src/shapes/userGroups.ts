@@ -1,5 +1,5 @@
-import { activeDirectMembers, directSubgroups } from "../db/groupMembership";
-import { listNamedGroups } from "../db/groups";
+import { activeDirectMembers, directSubgroups } from "../db/userGroupMembership";
+import { listNamedGroups } from "../db/userGroups";
 import type { Reader } from "../db/types";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
 import { groupSettingApiValues, type ApiGroupSettingValue } from "./groupSettings";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { userGroupMembers, userGroupSubgroups, userGroups } from "./groups";
+import { userGroupMembers, userGroupSubgroups, userGroups } from "./userGroups";
 import type { Reader } from "./types";
 import { users } from "./users";
 
