@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { NewChannelSettings } from "../src/access/channelCreation";
 import { createChannels } from "../src/actions/channels";
-import { addSubscriptions } from "../src/actions/subscriptions";
+import { addSubscriptions } from "../src/actions/subscriptionChanges";
 import { addAccount } from "../src/actions/users";
 import { listChannels } from "../src/db/channels";
 import { closeDatabase, openDatabase } from "../src/db/client";

@@ -24,10 +24,11 @@ import { deactivationRoutes } from "./routes/deactivation";
 import { draftRoutes } from "./routes/drafts";
 import { emojiFileRoutes } from "./routes/emojiFiles";
 import { inviteRoutes } from "./routes/invites";
-import { eventRoutes } from "./routes/events";
+import { eventQueueRoutes } from "./routes/eventQueues";
 import { linkifierRoutes } from "./routes/linkifiers";
 import { messageEditRoutes } from "./routes/messageEdits";
-import { messageHistoryRoutes } from "./routes/messageHistory";
+import { messageFlagRoutes } from "./routes/messageFlags";
+import { messageReadingRoutes } from "./routes/messageReading";
 import { messageRoutes } from "./routes/messages";
 import { mutedUserRoutes } from "./routes/mutedUsers";
 import { presenceRoutes } from "./routes/presence";
@@ -69,7 +70,7 @@ import { configureHealth } from "./reads/health";
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
   onCommit(publish);
-  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageHistoryRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
+  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventQueueRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageReadingRoutes).use(messageFlagRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);

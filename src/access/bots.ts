@@ -1,4 +1,4 @@
-import { isUserInGroup } from "../db/groups";
+import { isUserInGroup } from "../db/userGroups";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { activeChannelIdsOfUser, activeSubscriberIds, type Channel, findChannelById, findSubscription, type Subscription } from "../db/channels";
-import { recursiveMemberIds } from "../db/groups";
+import { recursiveMemberIds } from "../db/userGroups";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserRoles, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { isAdministrator, isGuest } from "../model/roles";
 import { groupIdsOfUser } from "./groupSettings";
@@ -117,7 +116,7 @@ export class ChannelAudience {
   constructor(private readonly db: Reader) {}
 
   private activeUsers() {
-    this.people ??= this.db.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
+    this.people ??= activeUserRoles(this.db);
     return this.people;
   }
 

@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
-import { systemGroupsByName, userGroups } from "../db/groups";
+import { groupsContainingUser } from "../db/userGroupMembership";
+import { findGroupById, systemGroupsByName } from "../db/userGroups";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
+import { findUserById, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { type GroupSettingRules, type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { SystemGroup, isGuest } from "../model/roles";
@@ -16,14 +16,7 @@ import { groupSettingApiValue, sameGroupSettingValue } from "../shapes/groupSett
 
 /** The groups a user is in, directly or through subgroups, named and unnamed. */
 export function groupIdsOfUser(db: Reader, userId: number): Set<number> {
-  const rows = db.all<{ id: number }>(sql`
-    WITH RECURSIVE containing(id) AS (
-      SELECT group_id FROM user_group_members WHERE user_id = ${userId}
-      UNION
-      SELECT s.group_id FROM user_group_subgroups s JOIN containing c ON s.subgroup_id = c.id
-    )
-    SELECT id FROM containing`);
-  return new Set(rows.map((row) => row.id));
+  return groupsContainingUser(db, userId);
 }
 
 /** Whether a user holds a permission stored as `groupId`, given the groups they are in. */
@@ -52,8 +45,7 @@ export function checkGroupSettingValue(db: Reader, setting: string, value: Group
   }
   if (rules.requireSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
   for (const userId of canonical.direct_members) {
-    const user = db.select({ isActive: users.isActive }).from(users).where(eq(users.id, userId)).get();
-    if (!user?.isActive) throw badRequest(`Invalid user ID: ${userId}`);
+    if (!findUserById(db, userId)?.isActive) throw badRequest(`Invalid user ID: ${userId}`);
   }
   for (const groupId of canonical.direct_subgroups) usableNamedGroup(db, groupId);
   return canonical;
@@ -90,7 +82,7 @@ export function canonicalGroupSettingValue(db: Reader, value: GroupSettingValue)
 }
 
 function usableNamedGroup(db: Reader, groupId: number) {
-  const group = db.select().from(userGroups).where(eq(userGroups.id, groupId)).get();
+  const group = findGroupById(db, groupId);
   if (!group || group.name === null) throw badRequest(`Invalid user group ID: ${groupId}`);
   if (group.deactivated) throw badRequest(`User group ${groupId} is deactivated and cannot be used in a permission setting.`);
   return group;

@@ -1,9 +1,9 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type ChannelViewer, hasContentAccess } from "./channels";
 import { groupIdsOfUser } from "./groupSettings";
-import { activeChannelIdsOfUser, type Channel, channels } from "../db/channels";
-import { Flag, MESSAGE_ROW, type Message, type MessageRow, messages, recipientUsers } from "../db/messages";
+import { activeChannelIdsOfUser, type Channel, channelsByIds } from "../db/channels";
+import { Flag, type Message, type MessageRow, messageRowsByIds, messagesByIds } from "../db/messages";
 import { bitsOf, type MessageKey, periodsOf, wasReceived } from "../db/messageState";
+import { conversationsOfUserAmong, messageKeysByIds } from "../db/messageVisibility";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -39,26 +39,6 @@ export function canReadHistory(viewer: ChannelViewer, channel: Channel): boolean
   return channel.isWebPublic || (channel.historyPublicToSubscribers && hasContentAccess(viewer, channel));
 }
 
-/**
- * Messages the user received or starred, as a condition on `messages`: their personal history,
- * which narrows without a readable channel search (as in the reference). Evaluated row by row
- * (a user may have starred many thousands of messages), so a query in ID order can stop early.
- */
-export function receivedSql(userId: number): SQL {
-  return sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
-    OR ${messages.senderId} = ${userId}
-    OR EXISTS (SELECT 1 FROM subscription_periods p WHERE p.user_id = ${userId} AND p.channel_id = ${messages.channelId}
-               AND ${messages.id} > p.starts_after AND (p.ends_at IS NULL OR ${messages.id} <= p.ends_at))
-    OR (coalesce((SELECT flags FROM message_flags WHERE user_id = ${userId} AND message_id = ${messages.id}), 0) & ${Flag.STARRED}) != 0)`;
-}
-
-/** Every message the user may read, as a condition on `messages`. */
-export function readableSql(db: Reader, viewer: ChannelViewer): SQL {
-  const readable = db.select().from(channels).all().filter((channel) => canReadHistory(viewer, channel)).map((channel) => channel.id);
-  if (readable.length === 0) return receivedSql(viewer.user.id);
-  return sql`(${receivedSql(viewer.user.id)} OR ${inArray(messages.channelId, readable)})`;
-}
-
 /** The messages with these IDs (unique) that exist, as `fetch` reads them; all readable by the user, or "Invalid message(s)". */
 function accessible<T extends MessageKey>(db: Reader, viewer: ChannelViewer, ids: number[], fetch: (ids: number[]) => T[]): T[] {
   const unique = [...new Set(ids)];
@@ -73,32 +53,22 @@ function accessible<T extends MessageKey>(db: Reader, viewer: ChannelViewer, ids
  * "Invalid message(s)", which does not tell missing and hidden messages apart.
  */
 export function accessibleMessages(db: Reader, viewer: ChannelViewer, ids: number[]): Message[] {
-  return accessible(db, viewer, ids, (chunk) => db.select().from(messages).where(inArray(messages.id, chunk)).all());
+  return accessible(db, viewer, ids, (chunk) => messagesByIds(db, chunk));
 }
 
 /** accessibleMessages without the edit history, which can run to megabytes: for changing a message. */
 export function accessibleMessageRows(db: Reader, viewer: ChannelViewer, ids: number[]): MessageRow[] {
-  return accessible(db, viewer, ids, (chunk) => db.select(MESSAGE_ROW).from(messages).where(inArray(messages.id, chunk)).all());
-}
-
-/** Who and where of the messages with these IDs that exist: what per-user state needs. */
-function messageKeys(db: Reader, ids: number[]): MessageKey[] {
-  if (ids.length === 0) return [];
-  return db
-    .all<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
-      sql`SELECT id, recipient_id, channel_id, sender_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`,
-    )
-    .map((row) => ({ id: row.id, recipientId: row.recipient_id, channelId: row.channel_id, senderId: row.sender_id }));
+  return accessible(db, viewer, ids, (chunk) => messageRowsByIds(db, chunk));
 }
 
 /** accessibleMessages for what per-user state needs, without the messages' text: for long lists. */
 export function accessibleMessageKeys(db: Reader, viewer: ChannelViewer, ids: number[]): MessageKey[] {
-  return accessible(db, viewer, ids, (chunk) => messageKeys(db, chunk));
+  return accessible(db, viewer, ids, (chunk) => messageKeysByIds(db, chunk));
 }
 
 /** Of the messages with these IDs, the ones that exist and the user may read (keys only, ascending). */
 export function readableMessageKeys(db: Reader, viewer: ChannelViewer, ids: number[]): MessageKey[] {
-  const found = messageKeys(db, [...new Set(ids)]);
+  const found = messageKeysByIds(db, [...new Set(ids)]);
   return found.filter(readableBy(db, viewer, found));
 }
 
@@ -106,21 +76,10 @@ export function readableMessageKeys(db: Reader, viewer: ChannelViewer, ids: numb
 export function readableBy(db: Reader, viewer: ChannelViewer, batch: MessageKey[]): (message: MessageKey) => boolean {
   const userId = viewer.user.id;
   const channelIds = [...new Set(batch.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
-  const channelsById = new Map(
-    (channelIds.length ? db.select().from(channels).where(inArray(channels.id, channelIds)).all() : []).map((channel) => [channel.id, channel]),
-  );
+  const channelsById = new Map(channelsByIds(db, channelIds).map((channel) => [channel.id, channel]));
   // Only the conversations of the batch: someone may be in thousands.
   const conversationIds = [...new Set(batch.flatMap((m) => (m.channelId === null ? [m.recipientId] : [])))];
-  const conversations = new Set(
-    conversationIds.length === 0
-      ? []
-      : db
-          .select({ id: recipientUsers.recipientId })
-          .from(recipientUsers)
-          .where(and(eq(recipientUsers.userId, userId), inArray(recipientUsers.recipientId, conversationIds)))
-          .all()
-          .map((row) => row.id),
-  );
+  const conversations = new Set(conversationsOfUserAmong(db, userId, conversationIds));
   const periods = periodsOf(db, userId, channelIds);
   const bits = bitsOf(db, userId, batch.map((m) => m.id));
   return (message) => {

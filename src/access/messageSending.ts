@@ -1,5 +1,5 @@
 import type { Channel } from "../db/channels";
-import { isUserInGroup } from "../db/groups";
+import { isUserInGroup } from "../db/userGroups";
 import { findDirectRecipient } from "../db/messages";
 import type { Realm } from "../db/realm";
 import { everyoneGroupId } from "../db/sendQueries";

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, ne } from "drizzle-orm";
 import { activeSubscriberIds, type Channel, findChannelById } from "../db/channels";
-import { messages, recipientUsers, type MessageRow } from "../db/messages";
-import { type MessageKey, subscriptionPeriods, wasReceived } from "../db/messageState";
+import type { MessageRow } from "../db/messages";
+import { type MessageKey, wasReceived } from "../db/messageState";
+import { channelSubscriptionPeriods, conversationMemberIds } from "../db/messageVisibility";
+import { type TopicMessage, topicMessageKeys } from "../db/topics";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
@@ -34,8 +35,7 @@ export function accessMessage(db: Reader, user: User, messageId: number, options
   return { message, channel, viewer };
 }
 
-/** Where a message is and when it was sent: what checks on a whole topic need. */
-export type TopicMessage = MessageKey & { dateSent: number };
+export type { TopicMessage } from "../db/topics";
 
 /**
  * A topic's messages (from one ID on) that the viewer may read, oldest first, at most `limit`
@@ -54,21 +54,7 @@ export function readableMessagesInTopic(
   const step = Math.min(options.limit ?? 1000, 1000);
   let edge = (options.fromId ?? 0) - 1;
   for (;;) {
-    const rows = db
-      .select({ id: messages.id, recipientId: messages.recipientId, channelId: messages.channelId, senderId: messages.senderId, dateSent: messages.dateSent })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.channelId, channel.id),
-          eq(messages.topicKey, topicKey),
-          gt(messages.id, edge),
-          options.except === undefined ? undefined : ne(messages.id, options.except),
-          options.exceptTopic === undefined ? undefined : ne(messages.topic, options.exceptTopic),
-        ),
-      )
-      .orderBy(asc(messages.id))
-      .limit(step)
-      .all();
+    const rows = topicMessageKeys(db, channel.id, topicKey, { afterId: edge, except: options.except, exceptTopic: options.exceptTopic, limit: step });
     found.push(...rows.filter(readableBy(db, viewer, rows)));
     if (rows.length < step || (options.limit !== undefined && found.length >= options.limit)) return found.slice(0, options.limit);
     edge = rows[rows.length - 1].id;
@@ -83,17 +69,10 @@ export function readableMessagesInTopic(
  */
 export function messageAudience(db: Reader, channel: Channel | undefined, changed: MessageKey[]): number[] {
   if (changed.length === 0) return [];
-  if (!channel) {
-    return db
-      .select({ userId: recipientUsers.userId })
-      .from(recipientUsers)
-      .where(eq(recipientUsers.recipientId, changed[0].recipientId))
-      .all()
-      .map((row) => row.userId);
-  }
+  if (!channel) return conversationMemberIds(db, changed[0].recipientId);
   const subscribers = activeSubscriberIds(db, [channel.id]).get(channel.id) ?? [];
   if (channel.historyPublicToSubscribers) return subscribers;
-  const periods = db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.channelId, channel.id)).all();
+  const periods = channelSubscriptionPeriods(db, channel.id);
   return subscribers.filter((userId) => {
     const own = periods.filter((period) => period.userId === userId);
     return changed.some((message) => wasReceived(own, userId, message));

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
-import { isUserInGroup } from "../db/groups";
+import { isUserInGroup } from "../db/userGroups";
 import { getRealm, type Realm } from "../db/realm";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserRoles, type User } from "../db/users";
 import { isGuest } from "../model/roles";
 
 /**
@@ -27,7 +26,7 @@ export function canAccessUser(db: Reader, viewer: Pick<User, "id" | "role">, tar
 
 /** Active users split by whether they may see `target`: the audience of events about it. */
 export function splitAudienceByAccess(db: Reader, target: Pick<User, "id" | "isBot">, realm: Realm) {
-  const audience = db.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
+  const audience = activeUserRoles(db);
   const seeing: Array<Pick<User, "id" | "role">> = [];
   const notSeeing: Array<Pick<User, "id" | "role">> = [];
   for (const viewer of audience) (canAccessUser(db, viewer, target, realm) ? seeing : notSeeing).push(viewer);

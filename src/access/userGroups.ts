@@ -1,8 +1,7 @@
-import { eq, inArray, and } from "drizzle-orm";
-import { findGroupById, type UserGroup } from "../db/groups";
+import { findGroupById, type UserGroup } from "../db/userGroups";
 import { getRealm } from "../db/realm";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
+import { activeUserIds, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import type { GroupSettingRules } from "../model/groupSetting";
 import type { RealmGroupSettingName } from "../model/realmSettings";
@@ -61,21 +60,8 @@ export function accessUserGroupForUpdate(db: Reader, user: User, groupId: number
 
 /** Who hears about user groups: every active account, as all of them hold realm_user_groups. */
 export function userGroupAudience(db: Reader): number[] {
-  return db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.isActive, true))
-    .all()
-    .map((row) => row.id);
+  return activeUserIds(db);
 }
 
 /** Of these user IDs, those of active accounts: a deactivated user's memberships are hidden. */
-export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
-  if (userIds.length === 0) return new Set();
-  const rows = db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, userIds), eq(users.isActive, true)))
-    .all();
-  return new Set(rows.map((row) => row.id));
-}
+export { activeUserIdsAmong } from "../db/users";

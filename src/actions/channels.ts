@@ -3,7 +3,7 @@ import { ChannelAudience, accessChannel, accessChannelToAdminister, channelAudie
 import { requireAdministrator } from "../access/users";
 import { activeSubscriberIds, addDefaultChannel, type Channel, defaultChannelIds, insertChannel, removeDefaultChannel, subscriptionsOf, updateChannel } from "../db/channels";
 import { getRealm, setRealmSettings } from "../db/realm";
-import { storeGroupSettingValue, systemGroupsByName } from "../db/groups";
+import { storeGroupSettingValue, systemGroupsByName } from "../db/userGroups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";

@@ -3,7 +3,7 @@ import { userGroupAudience } from "../access/userGroups";
 import { splitAudienceByAccess } from "../access/userAccess";
 import { accessBot, accessUser, botAdministratorIds, requireAccountAdministrator, requireAdministrator } from "../access/users";
 import { activeChannelIdsOfUser, activeSubscriberIds, findChannelById, type Channel } from "../db/channels";
-import { namedGroupIdsOfMember } from "../db/groups";
+import { namedGroupIdsOfMember } from "../db/userGroups";
 import { enqueueOutbox } from "../db/outbox";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
@@ -12,7 +12,7 @@ import { countActiveHumans, countActiveOwners, findUserById, listBotsOwnedBy, se
 import { dropQueuesOfUser } from "../events/registry";
 import { badRequest, ownerRequired } from "../http/errors";
 import { isOwner } from "../model/roles";
-import { emitPeerEvents, groupByChannel } from "./subscriptions";
+import { emitPeerEvents, groupByChannel } from "./subscriptionChanges";
 import { now } from "../model/clock";
 import { usersWhoCanSee } from "../access/userAccess";
 

@@ -1,6 +1,6 @@
 import { accessUserGroupForUpdate, userGroupAudience } from "../access/userGroups";
-import { setUserGroupDeactivated, type UserGroup } from "../db/groups";
-import { activeChannelSettingsHolding, otherActiveGroupSettingsHolding, supergroupsOf } from "../db/groupUses";
+import { setUserGroupDeactivated, type UserGroup } from "../db/userGroups";
+import { activeChannelSettingsHolding, otherActiveGroupSettingsHolding, supergroupsOf } from "../db/userGroupUses";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";

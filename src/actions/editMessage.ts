@@ -12,13 +12,13 @@ import { badRequest } from "../http/errors";
 import { renderForSending } from "../messages/compose";
 import { normalizeContent, normalizeTopic, RESOLVED_TOPIC_PREFIX } from "../messages/content";
 import type { RealmSettings } from "../model/realmSettings";
-import { type ContentChange, type EditPlan, type PropagateMode, applyEdit } from "./applyMessageEdit";
+import { type ContentChange, type EditPlan, type PropagateMode, applyEdit } from "./messageEditWrites";
 import { now } from "../model/clock";
 
 /**
  * PATCH /messages/{id}: change a message's content, or move it (and, by propagate_mode, the
  * rest of its topic) to another topic and/or channel. This file decides what is asked and
- * whether it is allowed; applyMessageEdit.ts carries it out.
+ * whether it is allowed; messageEditWrites.ts carries it out.
  */
 
 export interface EditMessageInput {

@@ -1,6 +1,6 @@
 import { systemGroupId } from "../access/groupSettings";
 import { userGroupAudience } from "../access/userGroups";
-import { addGroupMembers, directMemberIds, removeGroupMembers } from "../db/groups";
+import { addGroupMembers, directMemberIds, removeGroupMembers } from "../db/userGroups";
 import { findRealm, getRealm } from "../db/realm";
 import { read, write } from "../db/transaction";
 import type { Tx } from "../db/types";

@@ -1,18 +1,17 @@
 import { inviteAudience, usableInvitation } from "../access/invites";
 import { userGroupAudience } from "../access/userGroups";
 import { defaultChannelIds, findChannelById, type Channel } from "../db/channels";
-import { addGroupMembers, findGroupById } from "../db/groups";
+import { addGroupMembers, findGroupById } from "../db/userGroups";
 import { pendingEmailInvitesTo, setInviteStatus, type Invite } from "../db/invites";
 import { getRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import { findUserByEmail, findUserById, normalizeEmail, type User } from "../db/users";
 import { badRequest } from "../http/errors";
-import { now } from "../model/clock";
 import type { Role } from "../model/roles";
 import { notificationBot, silentMention } from "./channelAnnouncements";
 import { sendMessageInTransaction } from "./sendMessage";
-import { addSubscriptions } from "./subscriptions";
+import { addSubscriptions } from "./subscriptionChanges";
 import { addAccount, checkFullName } from "./users";
 
 /**

@@ -225,7 +225,7 @@ export async function markSenderRead(user: User, senderId: number) {
 }
 
 /**
- * Part of leaving channels (actions/subscriptions.ts): closes the subscription periods and
+ * Part of leaving channels (actions/subscriptionChanges.ts): closes the subscription periods and
  * marks the channels read, telling each user which of their messages that changed. Listing
  * someone's unread messages can take long (thousands in each channel), so it is done only for
  * people with an event queue to tell; for the others the marks move without a list.

@@ -1,4 +1,4 @@
-import { createSystemGroups } from "../db/groups";
+import { createSystemGroups } from "../db/userGroups";
 import { REALM_ID, findRealm, insertRealm, realmHost, updateRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";

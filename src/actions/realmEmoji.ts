@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { isUserInGroup } from "../db/groups";
+import { isUserInGroup } from "../db/userGroups";
 import { storeFileBytes } from "../db/fileStore";
 import { getRealm } from "../db/realm";
 import { deactivateRealmEmoji, findActiveRealmEmojiByName, insertRealmEmoji, listRealmEmoji, rememberAnimation } from "../db/realmEmoji";

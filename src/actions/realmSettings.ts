@@ -1,7 +1,7 @@
 import { checkGroupSettingUpdate } from "../access/groupSettings";
 import { requireAdministrator } from "../access/users";
 import { findChannelById } from "../db/channels";
-import { findGroupById, releaseGroupSettingValue, storeGroupSettingValue } from "../db/groups";
+import { findGroupById, releaseGroupSettingValue, storeGroupSettingValue } from "../db/userGroups";
 import { getRealm, updateRealm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";

@@ -1,7 +1,7 @@
 import { holdsRealmPermission, requireWebPublicAllowed } from "../access/channelCreation";
 import { ChannelAudience, type ChannelViewer, accessChannelToAdminister, channelAudience, hasContentAccess, hasMetadataAccess } from "../access/channels";
 import { checkGroupSettingUpdate } from "../access/groupSettings";
-import { releaseGroupSettingValue, storeGroupSettingValue } from "../db/groups";
+import { releaseGroupSettingValue, storeGroupSettingValue } from "../db/userGroups";
 import { activeSubscriberIds, type Channel, defaultChannelIds, findChannelByName, type NewChannel, updateChannel as saveChannel } from "../db/channels";
 import { getRealm, type Realm } from "../db/realm";
 import { renderChannelDescription } from "../messages/compose";

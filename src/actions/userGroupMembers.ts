@@ -8,7 +8,7 @@ import {
   groupsWithSubgroups,
   removeGroupMembers,
   removeDirectSubgroups,
-} from "../db/groups";
+} from "../db/userGroups";
 import { write } from "../db/transaction";
 import type { Reader, Tx } from "../db/types";
 import type { User } from "../db/users";

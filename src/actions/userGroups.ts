@@ -1,6 +1,6 @@
 import { checkGroupSettingUpdate, checkGroupSettingValue, systemGroupId } from "../access/groupSettings";
 import { accessUserGroupForUpdate, holdsRealmGroupPermission, userGroupAudience } from "../access/userGroups";
-import { addGroupMembers, addDirectSubgroups, groupNameTaken, insertGroup, releaseGroupSettingValue, storeGroupSettingValue, updateGroup, type UserGroup } from "../db/groups";
+import { addGroupMembers, addDirectSubgroups, groupNameTaken, insertGroup, releaseGroupSettingValue, storeGroupSettingValue, updateGroup, type UserGroup } from "../db/userGroups";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";

@@ -2,7 +2,7 @@ import { splitAudienceByAccess, usersWhoCanSee } from "../access/userAccess";
 import { checkRoleChange } from "../access/roles";
 import { userGroupAudience } from "../access/userGroups";
 import { accessUser, botAdministratorIds, requireAccountAdministrator } from "../access/users";
-import { syncRoleGroups } from "../db/groups";
+import { syncRoleGroups } from "../db/userGroups";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { write } from "../db/transaction";
 import type { Tx } from "../db/types";

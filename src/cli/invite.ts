@@ -1,10 +1,9 @@
-import { asc, and, eq } from "drizzle-orm";
 import { parseArgs } from "node:util";
 import { configureInvitations, inviteByEmail } from "../actions/invites";
 import { loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "../db/client";
 import { read } from "../db/transaction";
-import { users } from "../db/users";
+import { firstActiveOwner } from "../db/users";
 import { ApiError } from "../http/errors";
 import { Role } from "../model/roles";
 import { isSetUp } from "../reads/organization";
@@ -54,7 +53,7 @@ export async function runInvite(args: string[]): Promise<number> {
   openDatabase(config.dataDir);
   try {
     if (!isSetUp()) throw new CommandError(`${config.dataDir} has no organization yet: set it up first.`);
-    const owner = read((db) => db.select().from(users).where(and(eq(users.role, Role.OWNER), eq(users.isActive, true), eq(users.isBot, false))).orderBy(asc(users.id)).get());
+    const owner = read(firstActiveOwner);
     if (!owner) throw new CommandError("The organization has no active owner to invite on behalf of.");
     // The links are always printed here: handing them over is what this command is for.
     configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => false });

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { userGroups } from "./groups";
+import { userGroups } from "./userGroups";
 import { cacheChanged } from "./caches";
 import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
@@ -235,4 +235,10 @@ export function mutedChannelIdsOfUser(db: Reader, userId: number): number[] {
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true)))
     .all()
     .map((row) => row.id);
+}
+
+/** The channels with these IDs that exist. */
+export function channelsByIds(db: Reader, ids: number[]): Channel[] {
+  if (ids.length === 0) return [];
+  return db.select().from(channels).where(inArray(channels.id, ids)).all();
 }

@@ -253,3 +253,8 @@ export function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMe
 export function topicHasMessages(db: Reader, channelId: number, topicKey: string): boolean {
   return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
 }
+
+/** Messages with these IDs (missing ones left out), edit history included, in no particular order. */
+export function messagesByIds(db: Reader, ids: number[]): Message[] {
+  return db.select().from(messages).where(inArray(messages.id, ids)).all();
+}

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { Reader, Tx } from "./types";
+import type { Tx } from "./types";
 import { users } from "./users";
 
 export type PushDeviceKind = "apns" | "fcm";

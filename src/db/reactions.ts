@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ReactionType } from "../model/emoji";
 import { messages } from "./messages";
@@ -66,4 +66,14 @@ export function insertReaction(tx: Tx, values: typeof reactions.$inferInsert): R
 
 export function deleteReaction(tx: Tx, id: number) {
   tx.delete(reactions).where(eq(reactions.id, id)).run();
+}
+
+/** The reactions to these messages, 500 messages at a time, each message's oldest first. */
+export function reactionsToMessages(db: Reader, messageIds: number[]): Reaction[] {
+  const rows: Reaction[] = [];
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const chunk = messageIds.slice(i, i + 500);
+    for (const row of db.select().from(reactions).where(inArray(reactions.messageId, chunk)).orderBy(asc(reactions.id)).all()) rows.push(row);
+  }
+  return rows;
 }

@@ -4,7 +4,7 @@ export * from "./botStorage";
 export * from "./channels";
 export * from "./clientDevices";
 export * from "./drafts";
-export * from "./groups";
+export * from "./userGroups";
 export * from "./invites";
 export * from "./linkifiers";
 export * from "./messages";

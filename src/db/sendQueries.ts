@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { SystemGroup } from "../model/roles";
 import { type Channel, channels, subscriptions } from "./channels";
-import { userGroups } from "./groups";
-import { type Message, messageFlags, messages, type NewMessage } from "./messages";
+import { userGroups } from "./userGroups";
+import { type Message, type NewMessage } from "./messages";
 import { cachedUntilChange } from "./caches";
 import { prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
-import type { Reader, SendTx, Tx } from "./types";
+import type { Reader, SendTx } from "./types";
 import { users } from "./users";
 
 /** A user's visibility policy for a topic (reference: update-user-topic). */

@@ -179,6 +179,12 @@ export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "d
 // ---- Queries and writes of the actions ----
 
 /** IDs of every active account, bots included: who is told of an organization-wide change. */
+
+/** Every active account's ID and role: who may hear of a change is decided from these. */
+export function activeUserRoles(db: Reader): Array<{ id: number; role: number }> {
+  return db.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
+}
+
 export function activeUserIds(db: Reader): number[] {
   return db
     .select({ id: users.id })
@@ -206,4 +212,25 @@ export function rolesOfUsers(db: Reader, ids: readonly number[]): Array<Pick<Use
 /** Changes columns of an account (its e-mail address stays as created: insertUser normalizes it). */
 export function updateUser(tx: Tx, id: number, changes: Partial<Omit<NewUser, "id" | "email">>) {
   tx.update(users).set(changes).where(eq(users.id, id)).run();
+}
+
+/** Of these user IDs, those of active accounts. */
+export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
+  if (userIds.length === 0) return new Set();
+  const rows = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, userIds), eq(users.isActive, true)))
+    .all();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The active human owner who joined first. */
+export function firstActiveOwner(db: Reader): User | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.role, Role.OWNER), eq(users.isActive, true), eq(users.isBot, false)))
+    .orderBy(asc(users.id))
+    .get();
 }

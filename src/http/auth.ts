@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { cachedUntilChange } from "../db/caches";
 import { findRealm } from "../db/realm";
-import { database } from "../db/client";
+import { read } from "../db/transaction";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
@@ -65,10 +65,9 @@ export function authenticate(header: string | undefined): User {
 
 function checkCredentials(header: string | undefined): User {
   const { email, apiKey } = decodeBasic(header);
-  const db = database();
-  const user = findUserByEmail(db, email);
+  const { user, realm } = read((db) => ({ user: findUserByEmail(db, email), realm: findRealm(db) }));
   if (!sameKey(apiKey, user?.apiKey) || !user) throw unauthorized("INVALID_API_KEY", "Invalid API key");
-  if (findRealm(db)?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if (realm?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   return user;
 }

@@ -1,5 +1,6 @@
 import { type TSchema, t } from "elysia";
 import { USER_SETTINGS, type UserSettingName } from "../model/userSettings";
+import { jsonEncoded } from "./jsonText";
 
 /**
  * Route parameters that several routes share: the schemas and the little decoding that goes
@@ -44,3 +45,12 @@ export const settingParameters = Object.fromEntries(
 /** The uploaded files of a multipart body, whatever their field names (python-zulip-api names them after the file). */
 export const filesOf = (body: unknown): File[] =>
   body !== null && typeof body === "object" ? Object.values(body as Record<string, unknown>).filter((value): value is File => value instanceof Blob) : [];
+
+// ---- History and flags (routes/messageReading.ts, routes/messageFlags.ts) ----
+
+export const optionalFlag = () => t.Optional(t.BooleanString());
+/** num_before, num_after. */
+export const CountParam = t.Numeric({ minimum: 0, maximum: 1_000_000_000, multipleOf: 1 });
+export const NarrowParam = t.String(jsonEncoded({ maxLength: 100_000 }));
+export const MessageIdsParam = t.ArrayString(t.Integer({ minimum: 0 }), { maxItems: 100_000 });
+export const AnchorParam = t.String({ maxLength: 40 });

@@ -1,9 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { loadConfig } from "../config";
-import { database } from "../db/client";
 import { findRealm } from "../db/realm";
 import { findSessionByTokenHash, touchSession } from "../db/sessions";
-import { write } from "../db/transaction";
+import { read, write } from "../db/transaction";
 import { findUserById, type User } from "../db/users";
 import { now } from "../model/clock";
 import { requestOrigin, servedOverHttps } from "./clientAddress";
@@ -126,13 +125,16 @@ export const sessionExpired = () => new ApiError("UNAUTHORIZED", "Your session h
 
 /** The session a token names, if it is current: its ID and user. Extends it as it is used. */
 export function currentSession(token: string): { id: number; user: User } | undefined {
-  const db = database();
   const tokenHash = hashToken(token);
-  const session = findSessionByTokenHash(db, tokenHash);
   const at = now();
-  if (!session || session.expiresAt <= at) return undefined;
-  const user = findUserById(db, session.userId);
-  if (!user) return undefined;
+  const found = read((db) => {
+    const session = findSessionByTokenHash(db, tokenHash);
+    if (!session || session.expiresAt <= at) return undefined;
+    const user = findUserById(db, session.userId);
+    return user && { session, user };
+  });
+  if (!found) return undefined;
+  const { session, user } = found;
   if (at - session.lastSeenAt >= TOUCH_AFTER_SECONDS) write((tx) => touchSession(tx, session.id, at, at + loadConfig().sessionIdleSeconds));
   return { id: session.id, user };
 }
@@ -142,7 +144,7 @@ export function authenticateSession(request: Request, token: string): User {
   const session = currentSession(token);
   if (!session) throw sessionExpired();
   checkCsrf(request, token);
-  if (findRealm(database())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if (read(findRealm)?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!session.user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   return session.user;
 }

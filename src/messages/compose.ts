@@ -1,13 +1,12 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { channelViewer, hasMetadataAccess } from "../access/channels";
-import { channels } from "../db/channels";
-import { userGroups } from "../db/groups";
+import { findChannelsByNames } from "../db/channels";
 import { linkifierDefinitions } from "../db/linkifiers";
+import { mentionableGroupsByNames, usersByFullNamesOrIds } from "../db/messageReferences";
 import { findActiveRealmEmojiByName } from "../db/realmEmoji";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
-import { users, type User } from "../db/users";
-import { createRenderContext, type LinkableChannel, type MentionableGroup, type MentionableUser, type RealmEmoji } from "../render/context";
+import type { User } from "../db/users";
+import { createRenderContext, type LinkableChannel, type RealmEmoji } from "../render/context";
 import { renderMessage, type RenderResult } from "../render/markdown";
 import { extractReferences } from "../render/syntax";
 import { emojiSourceUrl } from "../shapes/realmEmoji";
@@ -18,39 +17,11 @@ import { emojiSourceUrl } from "../shapes/realmEmoji";
  * messages, inside the transaction of the action that posts them).
  */
 
-const lowered = (names: string[]) => names.map((name) => name.toLowerCase());
-
-function mentionableUsers(db: Reader, names: string[], ids: number[]): MentionableUser[] {
-  if (names.length === 0 && ids.length === 0) return [];
-  return db
-    .select({ id: users.id, fullName: users.fullName, isActive: users.isActive })
-    .from(users)
-    .where(or(inArray(sql`lower(${users.fullName})`, lowered(names)), inArray(users.id, ids)))
-    .all();
-}
-
-/**
- * Named, non-system groups: role:* groups are not mentionable, since mentioning them would
- * reach whole roles past the organization's wildcard-mention policy.
- */
-function mentionableGroups(db: Reader, names: string[]): MentionableGroup[] {
-  if (names.length === 0) return [];
-  return db
-    .select({ id: userGroups.id, name: sql<string>`${userGroups.name}`, deactivated: userGroups.deactivated })
-    .from(userGroups)
-    .where(and(inArray(sql`lower(${userGroups.name})`, lowered(names)), eq(userGroups.isSystemGroup, false)))
-    .all();
-}
-
 /** Channels the sender may link to: those they may know exist. */
 function linkableChannels(db: Reader, sender: User, names: string[]): LinkableChannel[] {
   if (names.length === 0) return [];
   const viewer = channelViewer(db, sender);
-  return db
-    .select()
-    .from(channels)
-    .where(inArray(channels.nameKey, lowered(names)))
-    .all()
+  return findChannelsByNames(db, names)
     .filter((channel) => hasMetadataAccess(viewer, channel))
     .map((channel) => ({ id: channel.id, name: channel.name }));
 }
@@ -66,8 +37,8 @@ function namedRealmEmoji(db: Reader, names: string[]): RealmEmoji[] {
 export function renderForSending(db: Reader, sender: User, realm: Realm, content: string): RenderResult {
   const references = extractReferences(content);
   const context = createRenderContext({
-    users: mentionableUsers(db, references.userNames, references.userIds),
-    groups: mentionableGroups(db, references.groupNames),
+    users: usersByFullNamesOrIds(db, references.userNames, references.userIds),
+    groups: mentionableGroupsByNames(db, references.groupNames),
     channels: linkableChannels(db, sender, references.channelNames),
     realmEmoji: namedRealmEmoji(db, references.emojiNames),
     linkifiers: linkifierDefinitions(db),

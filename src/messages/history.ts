@@ -1,8 +1,10 @@
-import { and, sql } from "drizzle-orm";
 import type { ChannelViewer } from "../access/channels";
+import { lazyChannelViewer } from "../access/messageReading";
 import { realmLinkifiers } from "../db/linkifiers";
-import { type Message, messages } from "../db/messages";
-import { isRead, lowestPossiblyUnreadId, type MessageKey, maxMessageId, stateOf, unreadSql, wasReceived } from "../db/messageState";
+import type { Message } from "../db/messages";
+import { messagesByIds } from "../db/messageHistory";
+import { isRead, lowestPossiblyUnreadId, type MessageKey, maxMessageId, stateOf, wasReceived } from "../db/messageState";
+import { narrowIdsInRange, narrowMatchingIds } from "../db/narrowQuery";
 import { readInSlices, Stride } from "../db/slices";
 import { read } from "../db/transaction";
 import { getRealm, type Realm, realmHost } from "../db/realm";
@@ -11,10 +13,9 @@ import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { apiFlags, type ApiMessage, messageToApi, messageViewerIn } from "../shapes/messages";
 import type { NarrowTerm } from "./narrow";
-import { type IdRange, matching, narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
-import { loadMessageParts, messagesByIds } from "./parts";
+import { narrowQuery, type NarrowQuery, type NarrowScope } from "./narrowQuery";
+import { loadMessageParts } from "./parts";
 import { highlightHtml, highlightTopic } from "./search";
-import { lazyChannelViewer } from "../access/messageReading";
 
 /**
  * Windows of message history: an anchor, the messages of a narrow around it, each shaped with
@@ -48,7 +49,7 @@ export async function resolveAnchor(user: User, query: NarrowQuery, anchor: Anch
   if (anchor === "first_unread") {
     // Nothing at or below the lowest read mark of the user's conversations can be unread, unless marked so by hand.
     const start = read((db) => lowestPossiblyUnreadId(db, user.id));
-    const unread = { ...query, where: (range: IdRange) => and(query.where(range), unreadSql(user.id))! };
+    const unread = { ...query, filter: { ...query.filter, unreadOnly: true } };
     const [first] = await walkSide(unread, start - 1, "after", 1);
     return first ?? LARGER_THAN_MAX_MESSAGE_ID;
   }
@@ -92,13 +93,7 @@ export async function fetchWindow(query: NarrowQuery, anchor: number, range: Ran
 }
 
 /** Which of these message IDs (in ascending order) match the narrow, in one query. */
-export function matchingIds(db: Reader, query: NarrowQuery, ascending: number[]): number[] {
-  if (ascending.length === 0) return [];
-  const range = { from: ascending[0], to: ascending[ascending.length - 1] + 1 };
-  return db
-    .all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matching(query, range)} AND id IN (SELECT value FROM json_each(${JSON.stringify(ascending)})) ORDER BY id`)
-    .map((row) => row.id);
-}
+export const matchingIds = (db: Reader, query: NarrowQuery, ascending: number[]): number[] => narrowMatchingIds(db, query.filter, ascending);
 
 /**
  * Up to `limit` IDs of messages matching the narrow, nearest the anchor first, on one side of
@@ -117,24 +112,12 @@ export async function walkSide(query: NarrowQuery, anchor: number, side: "before
       const from = side === "before" ? Math.max(0, to - stride.ids) : edge + 1;
       if (from >= to || found.length >= limit) return found;
       const started = performance.now();
-      found.push(...idsInRange(db, query, { from, to }, side === "before" ? "DESC" : "ASC", limit - found.length));
+      found.push(...narrowIdsInRange(db, query.filter, { from, to }, side === "before" ? "DESC" : "ASC", limit - found.length));
       stride.after(started);
       edge = side === "before" ? from : to - 1;
       if (slice.over) return undefined;
     }
   });
-}
-
-function idsInRange(db: Reader, query: NarrowQuery, range: IdRange, order: "ASC" | "DESC", limit: number): number[] {
-  const direction = sql.raw(order);
-  // A search walks the full-text index within the range and stops at `limit` hits, rather
-  // than collecting every message with the word first.
-  const statement = query.match
-    ? sql`SELECT messages.id AS id FROM messages_fts CROSS JOIN messages ON messages.id = messages_fts.rowid
-          WHERE messages_fts MATCH ${query.match} AND messages_fts.rowid >= ${range.from} AND messages_fts.rowid < ${range.to} AND ${query.where(range)}
-          ORDER BY messages_fts.rowid ${direction} LIMIT ${limit}`
-    : sql`SELECT id FROM messages WHERE ${query.where(range)} AND id >= ${range.from} AND id < ${range.to} ORDER BY id ${direction} LIMIT ${limit}`;
-  return db.all<{ id: number }>(statement).map((row) => row.id);
 }
 
 /** One reader's request: who reads, with what is needed about them fetched once. */

@@ -1,8 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import { checkGroupMentionAllowed, checkWildcardMentionAllowed } from "../access/mentions";
-import { recursiveMemberIds } from "../db/groups";
-import { Flag, messages } from "../db/messages";
-import { reactions } from "../db/reactions";
+import { recursiveMemberIds } from "../db/userGroups";
+import { Flag } from "../db/messages";
+import { topicSenderAndReactorIds } from "../db/messageReferences";
 import type { Realm } from "../db/realm";
 import type { Reader } from "../db/types";
 import type { User } from "../db/users";
@@ -17,10 +16,7 @@ import type { ChannelDestination, DirectDestination } from "./recipients";
 
 /** A topic's participants (reference: participants_for_topic): who sent or reacted to a message in it, and the new sender. */
 function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Set<number> {
-  const inTopic = and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKeyOf(topic)));
-  const senders = db.selectDistinct({ id: messages.senderId }).from(messages).where(inTopic).all();
-  const reactors = db.selectDistinct({ id: reactions.userId }).from(reactions).innerJoin(messages, eq(messages.id, reactions.messageId)).where(inTopic).all();
-  return new Set([...senders, ...reactors].map((row) => row.id).concat(senderId));
+  return new Set(topicSenderAndReactorIds(db, channelId, topicKeyOf(topic)).concat(senderId));
 }
 
 /** What mention rules need of where a message goes (sending, or editing one already sent). */

@@ -1,26 +1,27 @@
-import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "drizzle-orm";
 import { type ChannelViewer, hasMetadataAccess } from "../access/channels";
-import { type Channel, channels, findChannelById, findChannelByName } from "../db/channels";
-import { findDirectRecipient, Flag, messages } from "../db/messages";
-import { channelRecipientIds, subscriptionPeriods, unreadSql } from "../db/messageState";
+import { canReadHistory } from "../access/messageReading";
+import { type Channel, findChannelById, findChannelByName, listChannels } from "../db/channels";
+import { findDirectRecipient, Flag } from "../db/messages";
+import type { SearchQuery } from "../db/messageSearch";
+import { channelRecipientIds } from "../db/messageState";
+import { hadSubscription, type NarrowCondition, type NarrowFilter, type HistoryScope, readableConversationOf } from "../db/narrowQuery";
 import type { Reader } from "../db/types";
 import { findUserByEmail, findUserById, type User } from "../db/users";
-import { topicKeyOf, VisibilityPolicy } from "../db/userTopics";
+import { topicKeyOf } from "../db/userTopics";
+import { badRequest } from "../http/errors";
 import { isGuest } from "../model/roles";
 import { userIdOfStandInEmail } from "../shapes/users";
 import { NO_TOPIC, RESOLVED_TOPIC_PREFIX } from "./content";
-import { badRequest } from "../http/errors";
 import { badNarrow, type NarrowTerm, type UserRef } from "./narrow";
-import { ftsAnyExpression, ftsExpression, isEmptySearch, parseSearch, type SearchQuery } from "./search";
-import { canReadHistory, readableSql, receivedSql } from "../access/messageReading";
+import { isEmptySearch, parseSearch } from "./search";
 
 /**
- * A parsed narrow → one SQL condition on `messages`, limited to what the user may read. As in
- * the reference, a narrow to one channel whose history the user may read (or to all public
- * channels) searches that channel's whole history; every other narrow searches the user's
- * personal history (receivedSql). Terms on per-user flags (is:...) always use the personal
- * history. Names are resolved here: unknown channels and users are the reference's "Invalid
- * narrow operator" errors.
+ * A parsed narrow → a NarrowFilter: the narrow as data, with what its terms name resolved, which
+ * db/narrowQuery.ts turns into SQL limited to what the user may read. As in the reference, a
+ * narrow to one channel whose history the user may read (or to all public channels) searches
+ * that channel's whole history; every other narrow searches the user's personal history
+ * (messages received or starred). Terms on per-user flags (is:...) always use the personal
+ * history. Unknown channels and users are the reference's "Invalid narrow operator" errors.
  */
 
 export interface NarrowContext {
@@ -29,28 +30,9 @@ export interface NarrowContext {
   emptyTopicDisplayName: string;
 }
 
-/** Message IDs from `from` up to (not including) `to`: the part of history one query looks at. */
-export interface IdRange {
-  from: number;
-  to: number;
-}
-
-/** Every message ID. */
-export const ALL_IDS: IdRange = { from: 0, to: Number.MAX_SAFE_INTEGER };
-
 export interface NarrowQuery {
-  /**
-   * Every term but the positive search terms (which are `match`), as a condition on the
-   * messages with IDs in `range`. Full-text lookups of excluded searches look only there, so
-   * what a query costs follows the range it is asked about, not the size of the index.
-   */
-  where(range: IdRange): SQL;
-  /**
-   * The positive search terms as one FTS5 MATCH expression, kept apart so that a history
-   * query can walk the full-text index newest first instead of collecting every match
-   * (fetchWindow); `matching` folds it into one condition for everything else.
-   */
-  match: string | null;
+  /** What db/ queries history with. */
+  filter: NarrowFilter;
   /** Present for a search narrow: what match_content and match_subject highlight. */
   search: SearchQuery | null;
   /** The `near` operand, which clients use as the anchor. */
@@ -58,8 +40,6 @@ export interface NarrowQuery {
 }
 
 const MENTION_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED;
-const NOTHING = sql`0`;
-const EVERYTHING = sql`1`;
 
 /**
  * Which messages the narrow's terms filter: "auto" as described above; "received" the personal
@@ -70,33 +50,32 @@ export type NarrowScope = "auto" | "received" | "readable";
 
 export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTerm[], scope: NarrowScope = "auto"): NarrowQuery {
   const terms = withConversationOf(db, context, narrow);
-  const builder = new TermBuilder(db, context, terms.some((term) => term.operator === "topic" && !term.negated));
+  const resolver = new TermResolver(db, context);
   const isMatch = (term: NarrowTerm) => term.operator === "search" && !term.negated;
   const isExcludedSearch = (term: NarrowTerm) => term.operator === "search" && term.negated;
   const conditions = terms
     .filter((term) => !isMatch(term) && !isExcludedSearch(term))
-    .map((term) => {
-      const condition = builder.condition(term);
-      return term.negated ? not(condition) : condition;
-    });
-  // Excluded searches become one full-text lookup ("none of these"), however many there are.
+    .map((term) => ({ condition: resolver.condition(term), negated: term.negated }));
   const excluded = terms.filter(isExcludedSearch).map((term) => parseSearch([term.operand as string])).filter((query) => !isEmptySearch(query));
   const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   checkSearchSize([...(search ? [search] : []), ...excluded]);
-  const base =
+  const base: HistoryScope =
     scope === "readable"
-      ? readableSql(db, context.viewer)
+      ? { kind: "readable", channelIds: readableChannelIds(db, context.viewer) }
       : scope === "auto" && includesHistory(db, context, terms)
-        ? EVERYTHING
-        : receivedSql(context.viewer.user.id);
+        ? { kind: "all" }
+        : { kind: "received" };
   // A search without a single word (only punctuation) matches nothing.
-  if (search && isEmptySearch(search)) conditions.push(NOTHING);
+  if (search && isEmptySearch(search)) conditions.push({ condition: { kind: "nothing" }, negated: false });
   const near = terms.find((term) => term.operator === "near");
-  const where = and(base, ...conditions)!;
-  const anyExcluded = excluded.length > 0 ? ftsAnyExpression(excluded) : null;
   return {
-    where: (range) => (anyExcluded ? and(where, not(matchesSql(anyExcluded, range)))! : where),
-    match: search && !isEmptySearch(search) ? ftsExpression(search, builder.conversation) : null,
+    filter: {
+      userId: context.viewer.user.id,
+      scope: base,
+      terms: conditions,
+      search: search && !isEmptySearch(search) ? { query: search, recipientId: resolver.conversation } : null,
+      excluded,
+    },
     search,
     near: near ? (near.operand as number) : null,
   };
@@ -122,14 +101,6 @@ export function requestedTopicKey(topic: string, emptyTopicDisplayName: string):
   return trimmed === NO_TOPIC || trimmed === emptyTopicDisplayName ? "" : topicKeyOf(trimmed);
 }
 
-/** Messages in `range` matching an FTS5 expression, as a condition on `messages`. */
-export const matchesSql = (match: string, range: IdRange) =>
-  sql`${messages.id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match} AND rowid >= ${range.from} AND rowid < ${range.to})`;
-
-/** The whole narrow as one condition on `messages`, for the messages with IDs in `range`. */
-export const matching = (query: Pick<NarrowQuery, "where" | "match">, range: IdRange): SQL =>
-  and(sql`${messages.id} >= ${range.from} AND ${messages.id} < ${range.to}`, query.where(range), query.match ? matchesSql(query.match, range) : undefined)!;
-
 /** The reference's ok_to_include_history. */
 function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
   if (terms.some((term) => term.operator === "is" && term.operand !== "resolved" && term.operand !== "followed")) return false;
@@ -150,8 +121,8 @@ function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTe
   if (withTerms.length > 1) throw badNarrow("duplicate 'with' operators");
   const rest = narrow.filter((term) => term.operator !== "with");
   if (withTerms.length === 0) return rest;
-  const target = db.select().from(messages).where(eq(messages.id, withTerms[0].operand as number)).get();
-  if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), readableSql(db, context.viewer))}`).length === 0) return rest;
+  const target = readableConversationOf(db, withTerms[0].operand as number, context.viewer.user.id, readableChannelIds(db, context.viewer));
+  if (!target) return rest;
   const others = rest.filter((term) => !["channel", "topic", "dm"].includes(term.operator));
   if (target.channelId !== null) {
     return [
@@ -160,26 +131,29 @@ function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTe
       ...others,
     ];
   }
-  const members = db.all<{ user_id: number }>(sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);
-  return [{ operator: "dm", operand: members.map((row) => row.user_id), negated: false }, ...others];
+  return [{ operator: "dm", operand: target.memberIds, negated: false }, ...others];
+}
+
+/** The channels whose whole history the user may read. */
+function readableChannelIds(db: Reader, viewer: ChannelViewer): number[] {
+  return listChannels(db, { includeArchived: true })
+    .filter((channel) => canReadHistory(viewer, channel))
+    .map((channel) => channel.id);
 }
 
 /** A channel named by ID or name; channels the user may not know of are unknown. */
 function resolveChannel(db: Reader, context: NarrowContext, operand: number | string): Channel {
   let channel = typeof operand === "number" ? findChannelById(db, operand) : findChannelByName(db, operand);
   if (!channel && typeof operand === "string" && /^[0-9]{1,15}$/.test(operand)) channel = findChannelById(db, Number(operand));
+  // Someone who left a private channel may still narrow to it, to read what they received.
   if (!channel || !(hasMetadataAccess(context.viewer, channel) || hadSubscription(db, context.viewer.user.id, channel.id))) {
     throw badNarrow(`unknown channel ${operand}`);
   }
   return channel;
 }
 
-/** Someone who left a private channel may still narrow to it, to read what they received. */
-function hadSubscription(db: Reader, userId: number, channelId: number): boolean {
-  return db.all(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`).length > 0;
-}
-
-class TermBuilder {
+/** Turns the terms of a narrow into conditions, looking up what they name. */
+class TermResolver {
   private readonly userId: number;
   /** The one conversation (recipient) a positive channel or dm term limits the narrow to, if any. */
   conversation: number | undefined;
@@ -187,59 +161,45 @@ class TermBuilder {
   constructor(
     private readonly db: Reader,
     private readonly context: NarrowContext,
-    /** Whether the narrow names a topic, whose index then serves channel terms best. */
-    private readonly hasTopic: boolean,
   ) {
     this.userId = context.viewer.user.id;
   }
 
-  /** A condition that is never NULL, so that NOT gives its exact complement. */
-  condition(term: NarrowTerm): SQL {
+  condition(term: NarrowTerm): NarrowCondition {
     switch (term.operator) {
       case "channel":
         return this.channel(resolveChannel(this.db, this.context, term.operand), !term.negated);
       case "channels":
-        return and(
-          isNotNull(messages.channelId),
-          inArray(messages.channelId, this.db.select({ id: channels.id }).from(channels).where(term.operand === "public" ? eq(channels.inviteOnly, false) : eq(channels.isWebPublic, true))),
-        )!;
+        return { kind: "channels", which: term.operand };
       case "topic":
-        return and(isNotNull(messages.channelId), eq(messages.topicKey, requestedTopicKey(term.operand, this.context.emptyTopicDisplayName)))!;
+        return { kind: "topic", topicKey: requestedTopicKey(term.operand, this.context.emptyTopicDisplayName) };
       case "sender":
-        return eq(messages.senderId, this.resolveUser(term.operand).id);
+        return { kind: "sender", userId: this.resolveUser(term.operand).id };
       case "dm":
         return this.directConversation(term.operand, !term.negated);
       case "dm-including":
-        return and(isNull(messages.channelId), sql`${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${this.resolveUser(term.operand).id})`)!;
+        return { kind: "conversationsOf", userId: this.resolveUser(term.operand).id };
       case "id":
-        return eq(messages.id, term.operand);
+        return { kind: "id", messageId: term.operand };
       case "is":
         return this.isCondition(term.operand);
       case "has":
-        if (term.operand === "reaction") return sql`EXISTS (SELECT 1 FROM reactions WHERE message_id = ${messages.id})`;
-        return eq({ link: messages.hasLink, image: messages.hasImage, attachment: messages.hasAttachment }[term.operand], true);
+        return { kind: "has", what: term.operand };
       case "in":
-        return term.operand === "home" ? not(this.muted()) : EVERYTHING;
+        return term.operand === "home" ? { kind: "notMuted" } : { kind: "everything" };
       case "search":
         throw new Error("Search terms are the query's match or its excluded searches");
       case "near":
       case "with":
-        return EVERYTHING;
+        return { kind: "everything" };
     }
   }
 
-  /**
-   * A channel's messages. Without a topic term the channel's recipient is named too: its
-   * (recipient_id, id) index reads a channel newest first, where the channel's own index would
-   * have every message of the channel sorted first.
-   */
-  private channel(channel: Channel, positive: boolean): SQL {
-    const byChannel = sql`${messages.channelId} IS ${channel.id}`;
+  private channel(channel: Channel, positive: boolean): NarrowCondition {
     const recipientId = channelRecipientIds(this.db, [channel.id]).get(channel.id);
     if (positive) this.conversation = recipientId;
-    return recipientId === undefined || this.hasTopic ? byChannel : and(byChannel, eq(messages.recipientId, recipientId))!;
+    return { kind: "channel", channelId: channel.id, recipientId };
   }
-
 
   private resolveUser(ref: UserRef): User {
     const user = typeof ref === "number" ? findUserById(this.db, ref) : this.userByEmail(ref);
@@ -253,52 +213,32 @@ class TermBuilder {
   }
 
   /** Exactly the conversation of these users and the caller (just the caller: their notes to self). */
-  private directConversation(refs: UserRef[], positive: boolean): SQL {
+  private directConversation(refs: UserRef[], positive: boolean): NarrowCondition {
     const ids = new Set(refs.map((ref) => this.resolveUser(ref).id));
     ids.add(this.userId);
     const recipient = findDirectRecipient(this.db, ids);
     if (positive) this.conversation = recipient?.id;
-    return recipient ? eq(messages.recipientId, recipient.id) : NOTHING;
+    return { kind: "conversation", recipientId: recipient?.id };
   }
 
-  /** Looked up row by row: the user may have flagged many thousands of messages. */
-  private flagged(bits: number): SQL {
-    return sql`(coalesce((SELECT flags FROM message_flags WHERE user_id = ${this.userId} AND message_id = ${messages.id}), 0) & ${bits}) != 0`;
-  }
-
-  private isCondition(operand: Extract<NarrowTerm, { operator: "is" }>["operand"]): SQL {
+  private isCondition(operand: Extract<NarrowTerm, { operator: "is" }>["operand"]): NarrowCondition {
     switch (operand) {
       case "dm":
-        return isNull(messages.channelId);
+        return { kind: "direct" };
       case "starred":
-        return this.flagged(Flag.STARRED);
+        return { kind: "flagged", bits: Flag.STARRED };
       case "mentioned":
-        return this.flagged(MENTION_BITS);
+        return { kind: "flagged", bits: MENTION_BITS };
       case "alerted":
-        return this.flagged(Flag.HAS_ALERT_WORD);
+        return { kind: "flagged", bits: Flag.HAS_ALERT_WORD };
       case "unread":
-        return unreadSql(this.userId);
+        return { kind: "unread" };
       case "resolved":
-        return and(isNotNull(messages.channelId), sql`substr(${messages.topic}, 1, ${RESOLVED_TOPIC_PREFIX.length}) = ${RESOLVED_TOPIC_PREFIX}`)!;
+        return { kind: "topicPrefix", prefix: RESOLVED_TOPIC_PREFIX };
       case "followed":
-        return and(isNotNull(messages.channelId), sql`coalesce(${this.topicPolicy()}, 0) = ${VisibilityPolicy.FOLLOWED}`)!;
+        return { kind: "followed" };
       case "muted":
-        return this.muted();
+        return { kind: "muted" };
     }
-  }
-
-  /** The user's visibility policy for the message's topic (NULL: none set). */
-  private topicPolicy(): SQL {
-    return sql`(SELECT visibility_policy FROM user_topics WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND topic_key = ${messages.topicKey})`;
-  }
-
-  /** Muted for the user: a muted topic, or a muted channel unless the topic is unmuted or followed. */
-  private muted(): SQL {
-    const policy = this.topicPolicy();
-    const channelMuted = sql`EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ${this.userId} AND channel_id = ${messages.channelId} AND is_muted = 1)`;
-    return and(
-      isNotNull(messages.channelId),
-      or(sql`coalesce(${policy}, 0) = ${VisibilityPolicy.MUTED}`, and(channelMuted, sql`coalesce(${policy}, 0) NOT IN (${VisibilityPolicy.UNMUTED}, ${VisibilityPolicy.FOLLOWED})`)),
-    )!;
   }
 }

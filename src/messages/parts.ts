@@ -1,43 +1,13 @@
-import { sql } from "drizzle-orm";
-import { type Message, messages } from "../db/messages";
-import { prepared } from "../db/prepared";
+import type { Message } from "../db/messages";
+import { messagePageRows } from "../db/messageHistory";
 import type { Reader } from "../db/types";
-import { type User, users } from "../db/users";
 import type { MessageParts } from "../shapes/messages";
 import { reactionsForMessages } from "../shapes/reactions";
 
-// The history path's row fetches, compiled once: the query builder costs more per call than
-// these lookups take to run. Lists of IDs travel as one JSON parameter.
-const inJson = (column: typeof messages.id | typeof users.id) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
-const messagesWithIds = prepared((db) => db.select().from(messages).where(inJson(messages.id)).prepare());
-const usersWithIds = prepared((db) => db.select().from(users).where(inJson(users.id)).prepare());
-
-/** The messages with these IDs, in ID order (missing ones left out). */
-export function messagesByIds(ids: number[]): Message[] {
-  if (ids.length === 0) return [];
-  return messagesWithIds()
-    .all({ ids: JSON.stringify(ids) })
-    .sort((a, b) => a.id - b.id);
-}
-
-/**
- * What shapes/messages.ts builds message objects from, for a page of messages at once: a
- * fixed handful of queries however many messages, senders, channels and conversations.
- */
+/** What shapes/messages.ts builds message objects from, for a page of messages at once. */
 export function loadMessageParts(db: Reader, list: Message[]): MessageParts[] {
   if (list.length === 0) return [];
-  const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
-  const channelNames = new Map(
-    db.all<{ id: number; name: string }>(sql`SELECT id, name FROM channels WHERE id IN (SELECT value FROM json_each(${JSON.stringify(channelIds)}))`).map((row) => [row.id, row.name]),
-  );
-  const conversationIds = [...new Set(list.filter((m) => m.channelId === null).map((m) => m.recipientId))];
-  const members = db.all<{ recipient_id: number; user_id: number }>(
-    sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN (SELECT value FROM json_each(${JSON.stringify(conversationIds)}))`,
-  );
-  const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.user_id)])];
-  const usersById = new Map(usersWithIds().all({ ids: JSON.stringify(userIds) }).map((user) => [user.id, user]));
-  const participants = new Map<number, User[]>();
-  for (const row of members) (participants.get(row.recipient_id) ?? participants.set(row.recipient_id, []).get(row.recipient_id)!).push(usersById.get(row.user_id)!);
+  const { channelNames, participants, usersById } = messagePageRows(db, list);
   const reactions = reactionsForMessages(db, list.map((m) => m.id));
   return list.map((message) => ({
     message,

@@ -1,12 +1,12 @@
-import { inArray } from "drizzle-orm";
 import { checkDirectMessagePermission, checkMaySendToChannel } from "../access/messageSending";
 import type { Channel } from "../db/channels";
 import { accessUserByEmail } from "../access/users";
 import { channelRecipient, directRecipient } from "../db/messages";
+import { usersWithIds } from "../db/messageReferences";
 import { realmHost, type Realm } from "../db/realm";
 import { channelForSending, channelSubscribers, findChannelRecipientId } from "../db/sendQueries";
 import type { Reader, SendTx } from "../db/types";
-import { users, type User } from "../db/users";
+import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
 import { visibleEmail } from "../shapes/messages";
 
@@ -111,7 +111,7 @@ function directParticipants(tx: Reader, sender: User, realm: Realm, address: Add
 }
 
 function usersByIds(tx: Reader, ids: number[]): User[] {
-  const found = tx.select().from(users).where(inArray(users.id, ids)).all();
+  const found = usersWithIds(tx, ids);
   const missing = ids.find((id) => !found.some((user) => user.id === id));
   if (missing !== undefined) throw badRequest(`Invalid user ID ${missing}`);
   return found;

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { mayDownload } from "../access/attachments";
-import { database } from "../db/client";
 import { storedFilePath } from "../db/fileStore";
 import { getRealm, REALM_ID } from "../db/realm";
 import { read } from "../db/transaction";
@@ -66,7 +65,7 @@ export function temporaryUploadUrl(viewer: User, realmId: string, path: string):
 /** GET /user_uploads/temporary/{token}/{filename}: the upload a valid, unexpired token names. */
 export function downloadForToken(token: string, filename: string): Download {
   const id = tokenAttachmentId(token);
-  const attachment = id === undefined ? undefined : findAttachmentById(database(), id);
+  const attachment = id === undefined ? undefined : read((db) => findAttachmentById(db, id));
   if (!attachment || !verifyUploadToken(TOKEN_KEY, token, attachment.id, attachment.pathId, now())) throw badRequest("Invalid token");
   if (attachment.pathId.slice(attachment.pathId.lastIndexOf("/") + 1) !== filename) throw badRequest("Invalid filename");
   return downloadOf(attachment);

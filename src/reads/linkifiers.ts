@@ -1,6 +1,6 @@
-import { database } from "../db/client";
 import { listLinkifiers } from "../db/linkifiers";
+import { read } from "../db/transaction";
 import { type ApiLinkifier, linkifierToApi } from "../shapes/linkifiers";
 
 /** GET /realm/linkifiers: the organization's linkifiers in the order they apply; every member may read them. */
-export const listRealmLinkifiers = (): ApiLinkifier[] => listLinkifiers(database()).map(linkifierToApi);
+export const listRealmLinkifiers = (): ApiLinkifier[] => read(listLinkifiers).map(linkifierToApi);

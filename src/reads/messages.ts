@@ -6,7 +6,7 @@ import { badRequest } from "../http/errors";
 import { type ClientOptions, fetchWindow, matchingIds, narrowFor, type RangeRequest, reading, resolveAnchor, shapeInSlices, shapeMessages } from "../messages/history";
 import type { NarrowTerm } from "../messages/narrow";
 import type { NarrowQuery } from "../messages/narrowQuery";
-import { messagesByIds } from "../messages/parts";
+import { messagesByIds } from "../db/messageHistory";
 import { highlightHtml, highlightTopic } from "../messages/search";
 import { escapeHtml } from "../render/plugins/env";
 

@@ -1,10 +1,9 @@
-import { database } from "../db/client";
 import { findRealm, type Realm } from "../db/realm";
 import { read } from "../db/transaction";
 import { versionFields } from "../version";
 
 /** The organization, or undefined before first-run setup has made it. */
-export const findOrganization = (): Realm | undefined => findRealm(database());
+export const findOrganization = (): Realm | undefined => read(findRealm);
 
 export const isSetUp = () => read((db) => findRealm(db) !== undefined);
 

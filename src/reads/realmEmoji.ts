@@ -1,13 +1,13 @@
-import { database } from "../db/client";
 import { readFileSync } from "node:fs";
 import { storedFilePath } from "../db/fileStore";
 import { findRealmEmojiByFileName, formatOfContentType, listRealmEmoji } from "../db/realmEmoji";
 import { REALM_ID } from "../db/realm";
+import { read } from "../db/transaction";
 import { stillFrame } from "../model/emojiImages";
 import { type ApiRealmEmoji, realmEmojiDictionary } from "../shapes/realmEmoji";
 
 /** GET /realm/emoji: every custom emoji; the list is public to everyone in the organization. */
-export const listCustomEmoji = (): Record<string, ApiRealmEmoji> => realmEmojiDictionary(listRealmEmoji(database()));
+export const listCustomEmoji = (): Record<string, ApiRealmEmoji> => realmEmojiDictionary(read(listRealmEmoji));
 
 export interface EmojiImageFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -21,7 +21,7 @@ export interface EmojiImageFile {
  */
 export function readEmojiImage(realmId: string, fileName: string, still: boolean): EmojiImageFile | null {
   if (realmId !== String(REALM_ID)) return null;
-  const row = findRealmEmojiByFileName(database(), fileName);
+  const row = read((db) => findRealmEmojiByFileName(db, fileName));
   if (!row) return null;
   let bytes: Uint8Array<ArrayBuffer>;
   try {

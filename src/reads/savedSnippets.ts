@@ -1,7 +1,7 @@
-import { database } from "../db/client";
 import { listSavedSnippets } from "../db/savedSnippets";
+import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { type ApiSavedSnippet, savedSnippetToApi } from "../shapes/savedSnippets";
 
 /** GET /saved_snippets: the caller's own snippets; nobody sees another's. */
-export const listOwnSavedSnippets = (viewer: User): ApiSavedSnippet[] => listSavedSnippets(database(), viewer.id).map(savedSnippetToApi);
+export const listOwnSavedSnippets = (viewer: User): ApiSavedSnippet[] => read((db) => listSavedSnippets(db, viewer.id)).map(savedSnippetToApi);

@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { accessChannel } from "../access/channels";
-import { canReadHistory, receivedSql } from "../access/messageReading";
-import { messages } from "../db/messages";
+import { canReadHistory } from "../access/messageReading";
 import { getRealm } from "../db/realm";
+import { channelTopics } from "../db/topics";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 
@@ -24,15 +23,7 @@ export interface ApiTopic {
 export function listChannelTopics(viewer: User, channelId: number, options: { allowEmptyTopicName: boolean }): ApiTopic[] {
   return read((db) => {
     const { channel, viewer: channelViewer } = accessChannel(db, viewer, channelId, "content");
-    // The whole channel is one range of the (channel_id, topic_key, id) index: a covering scan.
-    const visible = canReadHistory(channelViewer, channel) ? sql`` : sql` AND ${receivedSql(viewer.id)}`;
-    const rows = db.all<{ name: string; max_id: number }>(sql`
-      SELECT m.topic AS name, t.max_id AS max_id
-      FROM (SELECT max(${messages.id}) AS max_id FROM ${messages}
-            WHERE ${messages.channelId} = ${channel.id}${visible}
-            GROUP BY ${messages.topicKey}) t
-      JOIN messages m ON m.id = t.max_id
-      ORDER BY t.max_id DESC`);
+    const rows = channelTopics(db, channel.id, { receivedBy: canReadHistory(channelViewer, channel) ? undefined : viewer.id });
     if (options.allowEmptyTopicName) return rows;
     const shown = getRealm(db).settings.empty_topic_display_name;
     return rows.map((row) => (row.name === "" ? { name: shown, max_id: row.max_id } : row));

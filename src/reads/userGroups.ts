@@ -1,6 +1,6 @@
 import { accessUserGroupToRead, activeUserIdsAmong, listUserGroupsToRead } from "../access/userGroups";
 import { accessUser } from "../access/users";
-import { directMemberIds, directSubgroupIds, groupsWithSubgroups, isUserInGroup, recursiveMemberIds } from "../db/groups";
+import { directMemberIds, directSubgroupIds, groupsWithSubgroups, isUserInGroup, recursiveMemberIds } from "../db/userGroups";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import type { ApiUserGroup } from "../shapes/userGroups";

@@ -1,6 +1,5 @@
 import { canAccessAllUsers, canAccessUser, canRestrictedViewerAccess } from "../access/userAccess";
 import { accessUser, accessUserByEmail } from "../access/users";
-import { database } from "../db/client";
 import { getRealm, realmHost, type Realm } from "../db/realm";
 import { read } from "../db/transaction";
 import { listUsers, type User } from "../db/users";
@@ -48,5 +47,5 @@ export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): 
 
 /** GET /users/me. */
 export function getOwnProfile(user: User): ApiUser {
-  return userToApi(user, { viewer: user, realmHost: realmHost(getRealm(database())), profileData: true });
+  return userToApi(user, { viewer: user, realmHost: realmHost(read(getRealm)), profileData: true });
 }

@@ -20,7 +20,7 @@ const SendParams = t.Object({
   client: t.Optional(t.String({ maxLength: 100 })),
 });
 
-/** POST /messages (spec 4.1). GET /messages and the other history routes live in messageHistory.ts. */
+/** POST /messages (spec 4.1). Reading history is routes/messageReading.ts. */
 export const messageRoutes = new Elysia().use(authentication).use(requestLimits).post(
   "/messages",
   async ({ user, body, request }) =>

@@ -3,7 +3,7 @@ import { EDITABLE_GROUP_SETTINGS, type EditableGroupSetting, type GroupSettingCh
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
 import { GroupSettingJson, retentionValue } from "../http/params";
-import { testLinkifier } from "../reads/linkifierTest";
+import { previewLinkifier } from "../reads/linkifierPreview";
 
 /** A time limit: whole seconds, or "unlimited" (also JSON-encoded, as the reference's web app sends it). */
 const TimeLimit = t.Optional(t.Union([t.Numeric({ multipleOf: 1 }), t.String({ maxLength: 40 })]));
@@ -85,7 +85,7 @@ export const realmSettingsRoutes = new Elysia()
     },
   )
   // Parley addition: what a linkifier would link in some text, before it is saved.
-  .post("/realm/filters/test", ({ user, body }) => success(testLinkifier(user, body)), {
+  .post("/realm/filters/test", ({ user, body }) => success(previewLinkifier(user, body)), {
     auth: true,
     body: t.Object({
       pattern: t.String({ maxLength: 1000 }),

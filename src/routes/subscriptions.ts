@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import { subscribeUsers } from "../actions/subscribe";
+import { subscribeUsers } from "../actions/subscribeUsers";
 import { updateSubscriptionProperties } from "../actions/subscriptionProperties";
-import { unsubscribeUsers } from "../actions/unsubscribe";
+import { unsubscribeUsers } from "../actions/unsubscribeUsers";
 import { authentication } from "../http/auth";
 import { badRequest, success } from "../http/errors";
 import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../model/channelSettings";

@@ -1,5 +1,5 @@
 import type { Channel, Subscription } from "../db/channels";
-import { systemGroupsByName } from "../db/groups";
+import { systemGroupsByName } from "../db/userGroups";
 import type { Reader } from "../db/types";
 import { INHERITED_USER_SETTING, NOTIFICATION_PROPERTIES, StreamPostPolicy, streamPostPolicyOf } from "../model/channelSettings";
 import type { UserSettings } from "../model/userSettings";

@@ -1,5 +1,4 @@
-import { asc, inArray } from "drizzle-orm";
-import { type Reaction, reactions } from "../db/reactions";
+import { type Reaction, reactionsToMessages } from "../db/reactions";
 import type { Reader } from "../db/types";
 import type { ApiReaction } from "./messages";
 
@@ -13,14 +12,6 @@ const reactionToApi = (reaction: Reaction): ApiReaction => ({
 /** Reactions of many messages at once, oldest first, for shaping message objects. */
 export function reactionsForMessages(db: Reader, messageIds: number[]): Map<number, ApiReaction[]> {
   const result = new Map<number, ApiReaction[]>(messageIds.map((id) => [id, []]));
-  for (let i = 0; i < messageIds.length; i += 500) {
-    const rows = db
-      .select()
-      .from(reactions)
-      .where(inArray(reactions.messageId, messageIds.slice(i, i + 500)))
-      .orderBy(asc(reactions.id))
-      .all();
-    for (const row of rows) result.get(row.messageId)!.push(reactionToApi(row));
-  }
+  for (const row of reactionsToMessages(db, messageIds)) result.get(row.messageId)!.push(reactionToApi(row));
   return result;
 }

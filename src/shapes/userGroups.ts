@@ -1,7 +1,6 @@
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
-import { userGroupMembers, userGroupSubgroups, userGroups, type UserGroup } from "../db/groups";
+import { activeDirectMembers, directSubgroups } from "../db/userGroupMembership";
+import { listNamedGroups } from "../db/userGroups";
 import type { Reader } from "../db/types";
-import { users } from "../db/users";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from "../model/userGroupSettings";
 import { groupSettingApiValues, type ApiGroupSettingValue } from "./groupSettings";
 
@@ -35,28 +34,11 @@ function groupBy<T>(rows: T[], key: (row: T) => number, value: (row: T) => numbe
  * active members. Unnamed groups are values of settings, never listed.
  */
 export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): ApiUserGroup[] {
-  const conditions = [isNotNull(userGroups.name)];
-  if (!options.includeDeactivated) conditions.push(eq(userGroups.deactivated, false));
-  if (options.ids) conditions.push(inArray(userGroups.id, options.ids));
-  const groups = db.select().from(userGroups).where(and(...conditions)).orderBy(asc(userGroups.id)).all();
+  const groups = listNamedGroups(db, options);
   if (groups.length === 0) return [];
   const groupIds = groups.map((group) => group.id);
-  const members = groupBy(
-    db
-      .select({ groupId: userGroupMembers.groupId, userId: userGroupMembers.userId })
-      .from(userGroupMembers)
-      .innerJoin(users, eq(users.id, userGroupMembers.userId))
-      .where(and(inArray(userGroupMembers.groupId, groupIds), eq(users.isActive, true)))
-      .orderBy(userGroupMembers.userId)
-      .all(),
-    (row) => row.groupId,
-    (row) => row.userId,
-  );
-  const subgroups = groupBy(
-    db.select().from(userGroupSubgroups).where(inArray(userGroupSubgroups.groupId, groupIds)).orderBy(userGroupSubgroups.subgroupId).all(),
-    (row) => row.groupId,
-    (row) => row.subgroupId,
-  );
+  const members = groupBy(activeDirectMembers(db, groupIds), (row) => row.groupId, (row) => row.userId);
+  const subgroups = groupBy(directSubgroups(db, groupIds), (row) => row.groupId, (row) => row.subgroupId);
   const columnOf = (setting: UserGroupSettingName) => USER_GROUP_SETTINGS[setting].column;
   const settingIds = groups.flatMap((group) => USER_GROUP_SETTING_NAMES.map((setting) => group[columnOf(setting)])).filter((id): id is number => id !== null);
   const values = groupSettingApiValues(db, settingIds);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addBot } from "../../src/actions/bots";
 import { addAccount, applyUserChanges } from "../../src/actions/users";
 import { database } from "../../src/db/client";
-import { systemGroupsByName } from "../../src/db/groups";
+import { systemGroupsByName } from "../../src/db/userGroups";
 import { getRealm, realms } from "../../src/db/realm";
 import type { User } from "../../src/db/users";
 import type { RealmUserAddEvent } from "../../src/events/kinds/users";

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { NewChannelSettings } from "../../src/access/channelCreation";
 import { createChannels } from "../../src/actions/channels";
-import { addSubscriptions } from "../../src/actions/subscriptions";
+import { addSubscriptions } from "../../src/actions/subscriptionChanges";
 import { addAccount } from "../../src/actions/users";
 import { closeDatabase, DATABASE_FILE, openDatabase } from "../../src/db/client";
 import { write } from "../../src/db/transaction";

@@ -230,6 +230,18 @@ describe("layers", () => {
     });
   }
 
+  test("all SQL lives in db/: no query built or run on a handle anywhere else", () => {
+    // Importing drizzle-orm is caught above; a handle's builder (tx.select(), db.all(...)) needs
+    // no import, so the calls themselves are looked for.
+    const builder = /\b(?:tx|db|reader)\s*\.\s*(?:select|selectDistinct|insert|update|delete|run|all|get|values|transaction)\s*\(|\bsql`|\bdatabase\(\)/;
+    const outside = files
+      .filter((file) => unitOf(file) !== "db/" && unitOf(file) !== "web/client/")
+      .flatMap((file) => readFileSync(file, "utf8").split("\n").map((line, at) => ({ file: relative(SRC, file), line, at })))
+      .filter(({ line }) => builder.test(line.replace(/\/\/.*$/, "")))
+      .map(({ file, line, at }) => `${file}:${at + 1}: ${line.trim()}`);
+    expect(outside).toEqual([]);
+  });
+
   test("web/client/ is browser code: it imports nothing of the server's, and the server imports none of it", () => {
     expect(files.filter((file) => unitOf(file) === "web/client/").length).toBeGreaterThan(5);
     const crossing = ofSrc.filter((i) => (i.from === "web/client/") !== (i.target!.unit === "web/client/"));

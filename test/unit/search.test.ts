@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ftsExpression, highlightHtml, highlightTopic, parseSearch } from "../../src/messages/search";
+import { ftsExpression } from "../../src/db/messageSearch";
+import { highlightHtml, highlightTopic, parseSearch } from "../../src/messages/search";
 
 const HL = (word: string) => `<span class="highlight">${word}</span>`;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createChannels } from "../../src/actions/channels";
 import { sendMessage, sendMessageInTransaction, type SendMessageRequest } from "../../src/actions/sendMessage";
-import { addSubscriptions } from "../../src/actions/subscriptions";
+import { addSubscriptions } from "../../src/actions/subscriptionChanges";
 import { editMessage } from "../../src/actions/editMessage";
 import { database } from "../../src/db/client";
 import { writeSend } from "../../src/db/groupCommit";

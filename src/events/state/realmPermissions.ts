@@ -1,4 +1,4 @@
-import { systemGroupsByName } from "../../db/groups";
+import { systemGroupsByName } from "../../db/userGroups";
 import type { Realm } from "../../db/realm";
 import type { Reader } from "../../db/types";
 import { CHANNEL_GROUP_SETTINGS } from "../../model/channelSettings";
@@ -80,7 +80,7 @@ function permissionSetting(rules: GroupSettingRules & { allowedSystemGroups?: re
   };
 }
 
-/** System groups' own settings (db/groups.ts createSystemGroups): nobody manages them, everyone may mention them. */
+/** System groups' own settings (db/userGroups.ts createSystemGroups): nobody manages them, everyone may mention them. */
 const SYSTEM_GROUPS_SETTING: Record<string, string> = { can_mention_group: SystemGroup.EVERYONE };
 
 const SUPPORTED_PERMISSION_SETTINGS = Object.freeze({

@@ -1,5 +1,5 @@
 import { canAccessAllUsers, canRestrictedViewerAccess } from "../../access/userAccess";
-import { isUserInGroup } from "../../db/groups";
+import { isUserInGroup } from "../../db/userGroups";
 import { realmHost } from "../../db/realm";
 import type { Reader } from "../../db/types";
 import { listUsers } from "../../db/users";

@@ -2,7 +2,7 @@ import { type SQL, eq, getTableColumns, isNotNull, sql } from "drizzle-orm";
 import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES } from "../model/userGroupSettings";
 import { channels } from "./channels";
-import { userGroupSubgroups, userGroups } from "./groups";
+import { userGroupSubgroups, userGroups } from "./userGroups";
 import type { Reader } from "./types";
 
 /**

@@ -45,7 +45,7 @@ function callerOrSpectator(request: Request) {
   return authenticate(authorization);
 }
 
-export const eventRoutes = new Elysia()
+export const eventQueueRoutes = new Elysia()
   .use(authentication)
   .post(
     "/register",

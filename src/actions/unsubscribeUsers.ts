@@ -4,8 +4,8 @@ import { writeInSlices } from "../db/slices";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
-import { resolvePrincipals } from "./subscribe";
-import { removeSubscriptions } from "./subscriptions";
+import { resolvePrincipals } from "./subscribeUsers";
+import { removeSubscriptions } from "./subscriptionChanges";
 
 /** The people one may always unsubscribe: oneself and one's own bots. */
 const controls = (actor: User, target: User) => target.id === actor.id || (target.isBot && target.botOwnerId === actor.id);

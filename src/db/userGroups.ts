@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
@@ -280,4 +280,12 @@ export function groupNameTaken(db: Reader, name: string, exceptGroupId: number |
   const others = [isNotNull(userGroups.name), sql`lower(${userGroups.name}) = ${name.toLowerCase()}`];
   if (exceptGroupId !== null) others.push(ne(userGroups.id, exceptGroupId));
   return db.select({ id: userGroups.id }).from(userGroups).where(and(...others)).get() !== undefined;
+}
+
+/** Named groups (system and user-made), in ID order; unnamed groups are values of settings, never listed. */
+export function listNamedGroups(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): UserGroup[] {
+  const conditions = [isNotNull(userGroups.name)];
+  if (!options.includeDeactivated) conditions.push(eq(userGroups.deactivated, false));
+  if (options.ids) conditions.push(inArray(userGroups.id, options.ids));
+  return db.select().from(userGroups).where(and(...conditions)).orderBy(asc(userGroups.id)).all();
 }

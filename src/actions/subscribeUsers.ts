@@ -21,7 +21,7 @@ import {
 import type { GroupSettingValue } from "../model/groupSetting";
 import { postChannelAnnouncements } from "./channelAnnouncements";
 import { createChannels } from "./channels";
-import { addSubscriptions } from "./subscriptions";
+import { addSubscriptions } from "./subscriptionChanges";
 
 export interface SubscribeRequest {
   subscriptions: Array<{ name: string; description?: string; color?: string }>;

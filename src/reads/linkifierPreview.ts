@@ -8,7 +8,7 @@ import { createRenderContext } from "../render/context";
 import { compileLinkifier, findLinkifierMatches, validateLinkifier, type LinkifierDefinition } from "../render/linkifiers";
 import { renderMessage } from "../render/markdown";
 
-export interface LinkifierTestInput {
+export interface LinkifierPreviewInput {
   pattern: string;
   url_template: string;
   text: string;
@@ -22,7 +22,7 @@ export interface LinkifierTestInput {
  * message by the message renderer, with the candidate where saving would put it among the
  * organization's linkifiers (earlier ones win overlaps, code is never linked).
  */
-export function testLinkifier(viewer: User, input: LinkifierTestInput) {
+export function previewLinkifier(viewer: User, input: LinkifierPreviewInput) {
   requireAdministrator(viewer, "manage linkifiers");
   const problem = validateLinkifier(input.pattern, input.url_template);
   if (problem) throw badRequest(problem);
