@@ -22,8 +22,8 @@ const AnyPath = { query: t.Object({}, { additionalProperties: true }) };
 export const webRoutes = new Elysia()
   .get(
     "/",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
       if (!signedInUser(request)) return redirect("/login");
       return appShell("chat", "Parley");
     },
@@ -31,8 +31,8 @@ export const webRoutes = new Elysia()
   )
   .get(
     "/admin/*",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
       const user = signedInUser(request);
       if (!user) return signInFirst(request);
       // The page would be refused by every call it makes; send members where they belong.
@@ -43,8 +43,8 @@ export const webRoutes = new Elysia()
   )
   .get(
     "/settings/*",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
       if (!signedInUser(request)) return signInFirst(request);
       return appShell("settings", "Settings · Parley");
     },

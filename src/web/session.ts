@@ -27,8 +27,8 @@ export const homeOf = (_user: User) => "/";
 /** Only a path on this server: `next=https://elsewhere` must not turn sign-in into a redirector. */
 export const safeNext = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : undefined);
 
-export function startBrowserSession(request: Request, server: AddressSource, user: User): string[] {
-  const token = startSession(user, { userAgent: request.headers.get("user-agent") ?? "", address: clientAddress(server, request) });
+export async function startBrowserSession(request: Request, server: AddressSource, user: User): Promise<string[]> {
+  const token = await startSession(user, { userAgent: request.headers.get("user-agent") ?? "", address: clientAddress(server, request) });
   return sessionCookies(request, token);
 }
 
