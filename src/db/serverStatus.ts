@@ -10,8 +10,11 @@ import { users } from "./users";
 
 /** What the server holds, for the server status page (reads/serverStatus.ts). */
 
-/** The database file's path, as SQLite opened it (the data dir is its folder). */
-export async function databaseFilePath(db: Reader): Promise<string> {
+/**
+ * The database file's path, as SQLite opened it (the data dir is its folder). Synchronous:
+ * db/checkpoints.ts asks it of the bare write connection as the server starts.
+ */
+export function databaseFilePath(db: Reader): string {
   const main = db.all<{ name: string; file: string }>(sql`PRAGMA database_list`).find((entry) => entry.name === "main");
   if (!main?.file) throw new Error("The database has no file");
   return main.file;
@@ -28,7 +31,7 @@ const sizeOf = (path: string) => {
 
 /** The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into it). */
 export async function databaseFileSizes(db: Reader): Promise<{ sizeBytes: number; walBytes: number }> {
-  const path = await databaseFilePath(db);
+  const path = databaseFilePath(db);
   const walBytes = sizeOf(`${path}-wal`);
   return { sizeBytes: sizeOf(path) + walBytes, walBytes };
 }
