@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { transactionOf } from "./handles";
+import { whenCommitted } from "./handles";
 import type { InvitationEmailPayload } from "./invites";
 import type { PasswordResetEmailPayload } from "./passwordResets";
 import type { Reader, SendTx, Tx } from "./types";
@@ -64,16 +64,15 @@ export interface OutgoingWebhookPayload {
 
 export async function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
   tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
-  notifyWhenEnded(tx);
+  whenCommitted(tx, notifyQueued);
 }
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /**
  * Told after enqueueOutbox, so the sender can start at once rather than at its next sweep:
- * once the transaction that queued the item has ended, committed (or rolled back, and the
- * sender finds nothing new, which is harmless); told earlier, the sender would look before the
- * item is visible and find it only at the next sweep.
+ * once the transaction that queued the item has committed (told earlier, the sender would look
+ * before the item is visible and find it only at the next sweep; a rollback tells no one).
  */
 let queuedListener: (() => void) | null = null;
 
@@ -81,14 +80,8 @@ export function onOutboxQueued(listener: (() => void) | null) {
   queuedListener = listener;
 }
 
-/**
- * A transaction's callback may await, so its end is looked for after the current turn of the
- * event loop, by when one that awaited only the store has ended, and then every millisecond.
- */
-function notifyWhenEnded(tx: SendTx) {
-  const transaction = transactionOf(tx);
-  const check = () => (transaction?.open ? setTimeout(check, 1) : queuedListener?.());
-  setImmediate(check);
+function notifyQueued() {
+  queuedListener?.();
 }
 
 /**
