@@ -228,8 +228,9 @@ function accessQueue(queueId: string, userId: number): EventQueue {
 /**
  * Whether the user has an event queue, so an event for them would be kept. Asked inside a
  * transaction, a "no" may not hold until its events are published: a client may register while
- * the transaction awaits (its statements, or the reads its publish needs, events/filters.ts),
- * and if that queue's state is read before the COMMIT, neither it nor an event shows the change.
+ * the transaction awaits its statements, and if that queue's state is read before the COMMIT,
+ * an event the transaction left out for want of a queue is missed. (A queue registered after
+ * the COMMIT, while publish awaits its reads, is safe: its state has the change.)
  */
 export function hasEventQueue(userId: number): boolean {
   return queuesByUser.has(userId);
