@@ -53,8 +53,9 @@ const MAX_VERIFIED_ACCOUNTS = 10_000;
 const MAX_CACHED_HEADER_LENGTH = 1024;
 
 export async function authenticate(header: string | undefined): Promise<User> {
-  // Taken before the credentials are read: a write that commits meanwhile replaces this copy,
-  // so what the check found is kept only in the copy it may be stale for.
+  // Taken before the credentials are read (below, across awaits): should a write commit
+  // meanwhile, what this check found may predate it, and goes into this copy, which that
+  // commit has already dropped.
   const verified = await readWithoutSnapshot(verifiedAccounts);
   const known = header === undefined ? undefined : verified.get(header);
   if (known) return known;

@@ -107,11 +107,11 @@ async function includesHistory(db: Reader, context: NarrowContext, terms: Narrow
   if (terms.some((term) => term.operator === "is" && term.operand !== "resolved" && term.operand !== "followed")) return false;
   for (const term of terms) {
     if (term.negated) continue;
-    if (term.operator === "channel") {
-      const channel = await resolveChannel(db, context, term.operand);
-      await loadGroupsForHistory(context.viewer, [channel]);
-      if (canReadHistory(context.viewer, channel)) return true;
-    } else if (term.operator === "channels" && term.operand === "public" && !isGuest(context.viewer.user.role)) return true;
+    if (term.operator === "channels" && term.operand === "public" && !isGuest(context.viewer.user.role)) return true;
+    if (term.operator !== "channel") continue;
+    const channel = await resolveChannel(db, context, term.operand);
+    await loadGroupsForHistory(context.viewer, [channel]);
+    if (canReadHistory(context.viewer, channel)) return true;
   }
   return false;
 }
