@@ -52,7 +52,7 @@ export async function createChannels(tx: Tx, creator: User, wanted: Array<{ name
     );
   }
   const audience = new ChannelAudience(tx);
-  const shaper = new ChannelShaper(tx, channels);
+  const shaper = await ChannelShaper.load(tx, channels);
   for (const channel of channels) tx.emit({ type: "stream", op: "create", streams: [shaper.channel(channel)] }, await audience.withMetadataAccess(channel, []));
   if (settings.isDefault && channels.length > 0) await setDefaultChannels(tx, channels, true);
   return channels;
@@ -113,7 +113,7 @@ export async function unarchive(tx: Tx, channel: Channel) {
   }
   const restored = await updateChannel(tx, channel.id, { isArchived: false });
   const audience = await channelAudience(tx, restored);
-  const shaper = new ChannelShaper(tx, [restored]);
+  const shaper = await ChannelShaper.load(tx, [restored]);
   tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: false }, audience);
   tx.emit({ type: "stream", op: "create", streams: [shaper.channel(restored)], for_unarchiving: true }, audience);
   // Clients that saw the channel deleted also get their subscriptions to it back.

@@ -28,7 +28,7 @@ interface InvitationSettings {
   /** Validity when the request names none (INVITATION_LINK_VALIDITY_MINUTES). */
   defaultValidityMinutes: number;
   /** Whether invitation e-mails can go out now. */
-  mailConfigured: () => boolean;
+  mailConfigured: () => boolean | Promise<boolean>;
 }
 
 let settings: InvitationSettings = { defaultValidityMinutes: 14_400, mailConfigured: () => false };
@@ -139,7 +139,7 @@ export interface EmailInvitesResult {
  * with INVITATION_FAILED naming the skipped ones.
  */
 export async function inviteByEmail(actor: User, rawEmails: string, options: InvitationOptions): Promise<EmailInvitesResult> {
-  const handLinks = !settings.mailConfigured();
+  const handLinks = !(await settings.mailConfigured());
   const at = now();
   const outcome = await write(async (tx) => {
     let addresses: string[] = [];

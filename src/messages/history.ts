@@ -180,7 +180,7 @@ export async function shapeInSlices(user: User, ids: number[], query: Pick<Narro
   return readInSlices(async (db, slice) => {
     const context = await reading(db, user);
     while (next < ids.length && !slice.over) {
-      shaped.push(...(await shapeMessages(context, await messagesByIds(ids.slice(next, next + SHAPE_STEP)), query, options)));
+      shaped.push(...(await shapeMessages(context, await messagesByIds(db, ids.slice(next, next + SHAPE_STEP)), query, options)));
       next += SHAPE_STEP;
     }
     return next >= ids.length ? shaped : undefined;

@@ -38,7 +38,7 @@ export function listChannelsFor(user: User, flags: ChannelListFlags): Promise<Ap
       return flags.includeWebPublic && channel.isWebPublic && !channel.isArchived;
     };
     const chosen = channels.filter(wanted);
-    const shaper = new ChannelShaper(db, chosen);
+    const shaper = await ChannelShaper.load(db, chosen);
     const defaults = flags.includeDefault ? new Set(await defaultChannelIds(db)) : null;
     return byName(chosen.map((channel) => (defaults ? { ...shaper.channel(channel), is_default: defaults.has(channel.id) } : shaper.channel(channel))));
   });
@@ -48,7 +48,7 @@ export function listChannelsFor(user: User, flags: ChannelListFlags): Promise<Ap
 export function getChannel(viewer: User, channelId: number): Promise<ApiChannel> {
   return read(async (db) => {
     const { channel } = await accessChannel(db, viewer, channelId, "metadata");
-    return new ChannelShaper(db, [channel]).channel(channel);
+    return (await ChannelShaper.load(db, [channel])).channel(channel);
   });
 }
 

@@ -80,7 +80,7 @@ export async function getMessageMatches(viewer: User, messageIds: number[], narr
   let next = 0;
   return readInSlices(async (db, slice) => {
     while (next < ids.length && !slice.over) {
-      for (const row of await messagesByIds(ids.slice(next, next + ID_STEP))) {
+      for (const row of await messagesByIds(db, ids.slice(next, next + ID_STEP))) {
         matches[row.id] = query.search
           ? { match_content: highlightHtml(row.renderedContent, query.search), match_subject: highlightTopic(row.topic, query.search) }
           : { match_content: row.renderedContent, match_subject: escapeHtml(row.topic) };

@@ -110,7 +110,7 @@ export const uploadFileRoutes = new Elysia()
     async ({ request }) => {
       // Credentials are optional here: without them, only files spectators may see are served.
       const header = request.headers.get("authorization");
-      const viewer = header === null ? null : authenticate(header);
+      const viewer = header === null ? null : await authenticate(header);
       const { realmId, path } = uploadPath(request.url, "/user_uploads/");
       return fileResponse(await downloadFor(viewer, realmId, path));
     },

@@ -24,7 +24,7 @@ export const webRoutes = new Elysia()
     "/",
     async ({ request }) => {
       if (!await findOrganization()) return redirect("/setup/");
-      if (!signedInUser(request)) return redirect("/login");
+      if (!await signedInUser(request)) return redirect("/login");
       return appShell("chat", "Parley");
     },
     AnyPath,
@@ -33,7 +33,7 @@ export const webRoutes = new Elysia()
     "/admin/*",
     async ({ request }) => {
       if (!await findOrganization()) return redirect("/setup/");
-      const user = signedInUser(request);
+      const user = await signedInUser(request);
       if (!user) return signInFirst(request);
       // The page would be refused by every call it makes; send members where they belong.
       if (!isAdministrator(user.role)) return redirect("/settings/");
@@ -45,7 +45,7 @@ export const webRoutes = new Elysia()
     "/settings/*",
     async ({ request }) => {
       if (!await findOrganization()) return redirect("/setup/");
-      if (!signedInUser(request)) return signInFirst(request);
+      if (!await signedInUser(request)) return signInFirst(request);
       return appShell("settings", "Settings · Parley");
     },
     AnyPath,

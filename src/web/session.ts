@@ -5,13 +5,13 @@ import { clearedSessionCookies, currentSession, sessionCookies, sessionTokenOf }
 /** What the browser areas share about who is signed in, and where each kind of person lands. */
 
 /** A user as the session found them (web/ reads people through http/, never db/). */
-type User = NonNullable<ReturnType<typeof currentSession>>["user"];
+type User = NonNullable<Awaited<ReturnType<typeof currentSession>>>["user"];
 
 type AddressSource = Parameters<typeof clientAddress>[0];
 
-export function signedInUser(request: Request): User | undefined {
+export async function signedInUser(request: Request): Promise<User | undefined> {
   const token = sessionTokenOf(request);
-  const session = token === undefined ? undefined : currentSession(token);
+  const session = token === undefined ? undefined : await currentSession(token);
   return session?.user.isActive ? session.user : undefined;
 }
 

@@ -28,7 +28,7 @@ export async function subscriptionLists(db: Reader, user: User, options: Subscri
   const joined = channels.filter((channel) => rows.get(channel.id)?.active);
   // Channels one left or never joined are listed only while one may still see them.
   const visible = channels.filter((channel) => !rows.get(channel.id)?.active && hasMetadataAccess(viewer, channel));
-  const shaper = new ChannelShaper(db, [...joined, ...visible]);
+  const shaper = await ChannelShaper.load(db, [...joined, ...visible]);
   const subscribers = options.includeSubscribers ? await activeSubscriberIds(db, [...joined, ...visible].map((c) => c.id)) : null;
   const withSubscribers = <T extends ApiChannel | ApiSubscription>(shape: T): T => (subscribers ? { ...shape, subscribers: subscribers.get(shape.stream_id) ?? [] } : shape);
   const personal = (channel: Channel) => {
@@ -45,7 +45,7 @@ export async function subscriptionLists(db: Reader, user: User, options: Subscri
 /** Every channel the viewer may know about (the register "streams" section). */
 async function visibleChannels(db: Reader, viewer: ChannelViewer, includeArchived: boolean): Promise<ApiChannel[]> {
   const channels = (await listChannels(db, { includeArchived })).filter((channel) => hasMetadataAccess(viewer, channel));
-  const shaper = new ChannelShaper(db, channels);
+  const shaper = await ChannelShaper.load(db, channels);
   return byName(channels.map((channel) => shaper.channel(channel)));
 }
 

@@ -34,7 +34,7 @@ export const signInRoutes = new Elysia()
     async ({ request, query }) => {
       const realm = await findOrganization();
       if (!realm) return redirect("/setup/");
-      const user = signedInUser(request);
+      const user = await signedInUser(request);
       if (user) return redirect(safeNext(query.next) ?? homeOf(user));
       return htmlResponse(signInPage(realm.name, { next: safeNext(query.next) }));
     },
