@@ -39,21 +39,21 @@ const PUBLIC: NewChannelSettings = { inviteOnly: false, isWebPublic: false, hist
 const PRIVATE: NewChannelSettings = { ...PUBLIC, inviteOnly: true };
 
 /** The organization: USERS members, a benchmark member, ORG_CHANNELS channels (a tenth private). */
-function buildOrganization(dataDir: string) {
+async function buildOrganization(dataDir: string) {
   openDatabase(dataDir);
   try {
-    return write((tx) => {
-      const owner = findUserByEmail(tx, OWNER.email)!;
+    return await write(async (tx) => {
+      const owner = (await findUserByEmail(tx, OWNER.email))!;
       const people: User[] = [];
-      for (let i = 0; i < USERS; i++) people.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
-      const member = addAccount(tx, { email: "member@bench.example", fullName: "Bench Member", role: Role.MEMBER, passwordHash: null });
+      for (let i = 0; i < USERS; i++) people.push(await addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
+      const member = await addAccount(tx, { email: "member@bench.example", fullName: "Bench Member", role: Role.MEMBER, passwordHash: null });
       const named = (i: number) => ({ name: `channel-${String(i).padStart(5, "0")}`, description: `Channel ${i}` });
       const all = Array.from({ length: ORG_CHANNELS }, (_, i) => i);
-      createChannels(tx, owner, all.filter((i) => i % 10 !== 9).map(named), PUBLIC);
-      createChannels(tx, owner, all.filter((i) => i % 10 === 9).map(named), PRIVATE);
+      await createChannels(tx, owner, all.filter((i) => i % 10 !== 9).map(named), PUBLIC);
+      await createChannels(tx, owner, all.filter((i) => i % 10 === 9).map(named), PRIVATE);
       // The member is in 50 channels, some of them private.
-      const channels = listChannels(tx, { includeArchived: false });
-      addSubscriptions(tx, channels.filter((_, i) => i % 40 === 9 || i % 40 === 0), [member]);
+      const channels = await listChannels(tx, { includeArchived: false });
+      await addSubscriptions(tx, channels.filter((_, i) => i % 40 === 9 || i % 40 === 0), [member]);
       return { ownerKey: owner.apiKey, member, people, targets: channels.filter((c) => !c.inviteOnly).slice(0, TARGET_CHANNELS).map((c) => c.name) };
     });
   } finally {

@@ -101,7 +101,7 @@ const dataDir = reuse ?? mkdtempSync(join(tmpdir(), "parley-bench-history-"));
 let failed = false;
 try {
   const count = Number(options.messages);
-  buildHistory(dataDir, count);
+  await buildHistory(dataDir, count);
   const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
   const owner = sqlite.query("SELECT email, api_key FROM users WHERE email = ?").get(OWNER.email) as { email: string; api_key: string };
   const channelIds = sqlite.query<{ id: number }, []>("SELECT id FROM channels ORDER BY id").all().map((row) => row.id);

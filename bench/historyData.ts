@@ -84,10 +84,10 @@ function insertMessages(dataDir: string, people: User[], count: number) {
  * `parley init` in `dataDir` and `count` messages in it, unless an earlier run left a database
  * there (a `--data-dir` kept between runs): about 30 s for a million.
  */
-export function buildHistory(dataDir: string, count: number) {
+export async function buildHistory(dataDir: string, count: number) {
   if (existsSync(join(dataDir, DATABASE_FILE))) return;
   const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
   console.log(`Building ${count.toLocaleString("en")} messages in ${CHANNELS} channels, ${CHANNELS * TOPICS_PER_CHANNEL} topics, ${SENDERS} senders:`);
-  insertMessages(dataDir, buildOrganization(dataDir, SENDERS, Array.from({ length: CHANNELS }, (_, i) => `channel-${i}`)), count);
+  insertMessages(dataDir, await buildOrganization(dataDir, SENDERS, Array.from({ length: CHANNELS }, (_, i) => `channel-${i}`)), count);
 }

@@ -67,7 +67,7 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
  * `people` accounts, and public channels with these names that everyone is subscribed to
  * (test/helpers/largeOrg.ts). Returns the accounts, owner first.
  */
-export const buildOrganization = (dataDir: string, people: number, channelNames: string[]): User[] => buildLargeOrganization(dataDir, { people: people - 1, channelNames });
+export const buildOrganization = (dataDir: string, people: number, channelNames: string[]): Promise<User[]> => buildLargeOrganization(dataDir, { people: people - 1, channelNames });
 
 /** Compiles the single binary as `npm run build` does (without the ARM one) to `outfile`. */
 export function buildParleyBinary(outfile: string): string {

@@ -145,7 +145,7 @@ const scratch = mkdtempSync(join(tmpdir(), "parley-load-memory-"));
 const database = options["data-dir"] ?? join(scratch, "database");
 const runs: Run[] = [];
 try {
-  buildHistory(database, Number(options.messages));
+  await buildHistory(database, Number(options.messages));
   const maxId = (() => {
     const sqlite = new Database(join(database, DATABASE_FILE), { readonly: true });
     const row = sqlite.query<{ id: number }, []>("SELECT max(id) AS id FROM messages").get()!;

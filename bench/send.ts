@@ -184,7 +184,7 @@ async function main() {
   try {
     const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
     if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
-    const people = buildOrganization(dataDir, SUBSCRIBERS, [CHANNEL]);
+    const people = await buildOrganization(dataDir, SUBSCRIBERS, [CHANNEL]);
     const parley = await startParley(dataDir, { logLevel: process.env.BENCH_LOG ?? "info" });
     try {
       console.log(`wrk: ${options.connections} keep-alive connections, ${options.threads} threads; ${options.warmup} s warm-up each, then ${options.rounds} rounds of ${options.duration} s per target`);

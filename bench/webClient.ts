@@ -364,7 +364,7 @@ let failed = false;
 try {
   const init = runParley(["init", "--data-dir", dataDir, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
-  const accounts = buildOrganization(dataDir, PEOPLE, CHANNELS);
+  const accounts = await buildOrganization(dataDir, PEOPLE, CHANNELS);
   const people = accounts.map((account) => ({ id: account.id, email: account.email, apiKey: account.apiKey }));
   const parley = await startParley(dataDir, { logLevel: "warn" });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless=new", "--enable-precise-memory-info"] });

@@ -223,15 +223,15 @@ describe("GET /health and parley health", () => {
     }
   });
 
-  test("the check reports a database that no longer answers", () => {
+  test("the check reports a database that no longer answers", async () => {
     const dataDir = join(scratch, "in-process");
     openDatabase(dataDir, { newInstall: "allow" });
     try {
-      expect(checkHealth()).toEqual({ ok: true });
+      expect(await checkHealth()).toEqual({ ok: true });
     } finally {
       closeDatabase();
     }
-    expect(checkHealth()).toEqual({ ok: false, reason: "The database does not answer: The database is not open" });
+    expect(await checkHealth()).toEqual({ ok: false, reason: "The database does not answer: The database is not open" });
   });
 
   test("parley health against nothing, something else or a bad address exits non-zero with a clear message", async () => {

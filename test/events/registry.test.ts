@@ -30,7 +30,7 @@ describe("publishing a message event", () => {
     const watchingRecipient = createQueue(101, spec({ allPublicStreams: true }));
     const publicMessage: Emitted = { event: message(1), userIds: [101], options: { publicChannel: true, flagsByUser: new Map([[101, ["mentioned"]]]) } };
     const privateMessage: Emitted = { event: message(2), userIds: [101] };
-    publish([publicMessage, privateMessage]);
+    await publish([publicMessage, privateMessage]);
 
     expect((await queued(recipient, 101)).map((event) => [event.message.id, event.flags])).toEqual([
       [1, ["mentioned"]],
@@ -45,7 +45,7 @@ describe("publishing a message event", () => {
   test("local_id reaches only the sending client's queue", async () => {
     const sender = createQueue(201, spec());
     const otherTab = createQueue(201, spec());
-    publish([{ event: message(3, 201), userIds: [201], options: { localEcho: { queueId: sender, localId: "3.01" } } }]);
+    await publish([{ event: message(3, 201), userIds: [201], options: { localEcho: { queueId: sender, localId: "3.01" } } }]);
     expect((await queued(sender, 201))[0].local_id).toBe("3.01");
     expect("local_id" in (await queued(otherTab, 201))[0]).toBe(false);
   });
@@ -53,7 +53,7 @@ describe("publishing a message event", () => {
   test("a waiting long-poll gets everything one transaction published in one answer", async () => {
     const queueId = createQueue(301, spec());
     const waiting = fetchEvents(queueId, 301, { dontBlock: false, lastEventId: -1 });
-    publish([
+    await publish([
       { event: message(4), userIds: [301] },
       { event: message(5), userIds: [301] },
     ]);
@@ -67,7 +67,7 @@ describe("publishing a message event", () => {
     const broken = createQueue(401, spec({ narrow: [["topic", "castle"]] }));
     const fine = createQueue(401, spec());
     const topicless = { type: "message", message: { id: 6, type: "stream", display_recipient: "Denmark", sender_id: 1, sender_email: "a@example.com" } };
-    publish([{ event: topicless as unknown as AnyEvent, userIds: [401] }]);
+    await publish([{ event: topicless as unknown as AnyEvent, userIds: [401] }]);
     expect(await queued(broken, 401)).toEqual([]);
     expect(await queued(fine, 401)).toHaveLength(1);
   });

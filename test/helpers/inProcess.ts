@@ -2,14 +2,13 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { createOrganization } from "../../src/actions/organization";
 import { addAccount } from "../../src/actions/users";
-import { DATABASE_FILE, closeDatabase, database, openDatabase } from "../../src/db/client";
+import { DATABASE_FILE, closeDatabase, openDatabase } from "../../src/db/client";
 import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/caches";
-import { transact } from "../../src/db/transaction";
+import { read, write, writeCollecting } from "../../src/db/transaction";
 import type { Tx } from "../../src/db/types";
-import { findUserByEmail, findUserById, users, type User } from "../../src/db/users";
+import { findUserByEmail, findUserById, setUserActive, type User } from "../../src/db/users";
 import type { Emitted } from "../../src/db/types";
 import type { AnyEvent } from "../../src/events/types";
 import { Role } from "../../src/model/roles";
@@ -20,10 +19,9 @@ import type { TestServer } from "./server";
  * publishing it, so a test can check exactly who hears of a change (and who does not) before
  * the event queues exist to ask over HTTP.
  */
-export function captureEvents<T>(change: (tx: Tx) => T): { result: T; emitted: Emitted[] } {
-  const emitted: Emitted[] = [];
-  const result = transact(change, (addressed) => emitted.push({ ...addressed, userIds: [...addressed.userIds].sort((a, b) => a - b) }));
-  return { result, emitted };
+export async function captureEvents<T>(change: (tx: Tx) => T | Promise<T>): Promise<{ result: T; emitted: Emitted[] }> {
+  const { value, emitted } = await writeCollecting(change);
+  return { result: value, emitted: emitted.map((addressed) => ({ ...addressed, userIds: [...addressed.userIds].sort((a, b) => a - b) })) };
 }
 
 export interface InProcessOrg {
@@ -35,8 +33,8 @@ export interface InProcessOrg {
   guest: User;
   notificationBot: User;
   /** The user as the database has it now. */
-  reload(user: User): User;
-  deactivate(user: User): void;
+  reload(user: User): Promise<User>;
+  deactivate(user: User): Promise<void>;
   dispose(): void;
 }
 
@@ -45,18 +43,18 @@ export async function inProcessOrg(): Promise<InProcessOrg> {
   const dataDir = mkdtempSync(join(tmpdir(), "parley-inprocess-"));
   openDatabase(dataDir);
   const owner = await createOrganization({ name: "Test Org", url: "http://localhost:8080", ownerEmail: "owner@example.com", ownerPassword: "owner-password", ownerFullName: "Olivia Owner" });
-  const person = (name: string, role: Role) =>
-    captureEvents((tx) => addAccount(tx, { email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, fullName: name, role, passwordHash: null })).result;
+  const person = async (name: string, role: Role) =>
+    (await captureEvents((tx) => addAccount(tx, { email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, fullName: name, role, passwordHash: null }))).result;
   return {
     owner,
-    admin: person("Ada Admin", Role.ADMINISTRATOR),
-    moderator: person("Mona Moderator", Role.MODERATOR),
-    member: person("Mel Member", Role.MEMBER),
-    member2: person("Max Member", Role.MEMBER),
-    guest: person("Gus Guest", Role.GUEST),
-    notificationBot: findUserByEmail(database(), "notification-bot@localhost")!,
-    reload: (user) => findUserById(database(), user.id)!,
-    deactivate: (user) => database().update(users).set({ isActive: false }).where(eq(users.id, user.id)).run(),
+    admin: await person("Ada Admin", Role.ADMINISTRATOR),
+    moderator: await person("Mona Moderator", Role.MODERATOR),
+    member: await person("Mel Member", Role.MEMBER),
+    member2: await person("Max Member", Role.MEMBER),
+    guest: await person("Gus Guest", Role.GUEST),
+    notificationBot: (await read((db) => findUserByEmail(db, "notification-bot@localhost")))!,
+    reload: async (user) => (await read((db) => findUserById(db, user.id)))!,
+    deactivate: (user) => write((tx) => setUserActive(tx, user.id, false)),
     dispose() {
       closeDatabase();
       rmSync(dataDir, { recursive: true, force: true });

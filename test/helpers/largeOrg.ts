@@ -39,16 +39,16 @@ export interface NamedAccount {
  * that every active account is subscribed to, plus `unsubscribedChannels` nobody is in.
  * Returns the accounts, owner first, then the named ones, then the filler.
  */
-export function buildOrganization(dataDir: string, options: { named?: NamedAccount[]; people: number; channelNames: string[]; unsubscribedChannels?: string[] }): User[] {
+export async function buildOrganization(dataDir: string, options: { named?: NamedAccount[]; people: number; channelNames: string[]; unsubscribedChannels?: string[] }): Promise<User[]> {
   openDatabase(dataDir);
   try {
-    return write((tx) => {
-      const accounts = [findUserByEmail(tx, OWNER.email)!];
-      for (const named of options.named ?? []) accounts.push(addAccount(tx, { ...named, passwordHash: null }));
-      for (let i = 1; i <= options.people; i++) accounts.push(addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
-      const channels = createChannels(tx, accounts[0], options.channelNames.map((name) => ({ name, description: "" })), PUBLIC);
-      createChannels(tx, accounts[0], (options.unsubscribedChannels ?? []).map((name) => ({ name, description: "" })), PUBLIC);
-      addSubscriptions(tx, channels, accounts);
+    return await write(async (tx) => {
+      const accounts = [(await findUserByEmail(tx, OWNER.email))!];
+      for (const named of options.named ?? []) accounts.push(await addAccount(tx, { ...named, passwordHash: null }));
+      for (let i = 1; i <= options.people; i++) accounts.push(await addAccount(tx, { email: `user${i}@bench.example`, fullName: `User ${i}`, role: Role.MEMBER, passwordHash: null }));
+      const channels = await createChannels(tx, accounts[0], options.channelNames.map((name) => ({ name, description: "" })), PUBLIC);
+      await createChannels(tx, accounts[0], (options.unsubscribedChannels ?? []).map((name) => ({ name, description: "" })), PUBLIC);
+      await addSubscriptions(tx, channels, accounts);
       return accounts;
     });
   } finally {

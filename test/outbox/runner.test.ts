@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeDatabase, database, openDatabase } from "../../src/db/client";
+import { closeDatabase, openDatabase } from "../../src/db/client";
 import { enqueueOutbox, onOutboxQueued, outbox, type OutboxItem } from "../../src/db/outbox";
-import { write } from "../../src/db/transaction";
+import { read, write } from "../../src/db/transaction";
 import { configureMail } from "../../src/outbox/mail";
 import { backoffSeconds, nudgeOutbox, outboxItem, startOutboxRunner, stopOutboxRunner } from "../../src/outbox/runner";
 import { SINK_FROM, SMTP_TEST_CERT, SmtpSink } from "../helpers/smtpSink";
@@ -25,7 +25,7 @@ describe("outbox runner", () => {
   });
   afterAll(async () => {
     onOutboxQueued(null);
-    stopOutboxRunner();
+    await stopOutboxRunner();
     configureMail(null, 1);
     closeDatabase();
     rmSync(dataDir, { recursive: true, force: true });
@@ -37,30 +37,30 @@ describe("outbox runner", () => {
     kind: "account_deactivated_email",
     payload: { user_id: 1, to, full_name: "Someone", realm_name: "Test Org", realm_url: "http://localhost", comment: null },
   });
-  const rows = () => database().select().from(outbox).all();
+  const rows = () => read((db) => db.select().from(outbox).all());
 
   test("a rolled-back write leaves nothing queued and nothing is sent", async () => {
-    expect(() =>
-      write((tx) => {
-        enqueueOutbox(tx, mail("rolled-back@example.com"), now());
+    await expect(
+      write(async (tx) => {
+        await enqueueOutbox(tx, mail("rolled-back@example.com"), now());
         throw new Error("the change failed after queueing");
       }),
-    ).toThrow("the change failed");
+    ).rejects.toThrow("the change failed");
     await nudgeOutbox();
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
     expect(sink.attempts).toEqual([]);
   });
 
   test("committed items go out in ID order and are marked sent", async () => {
-    write((tx) => {
-      enqueueOutbox(tx, mail("first@example.com"), now());
-      enqueueOutbox(tx, mail("second@example.com"), now());
+    await write(async (tx) => {
+      await enqueueOutbox(tx, mail("first@example.com"), now());
+      await enqueueOutbox(tx, mail("second@example.com"), now());
     });
     const mails = await sink.waitFor(2);
     // The sink has them before the sender hears "accepted": let the pass finish.
     await nudgeOutbox();
     expect(mails.map((m) => m.recipients[0])).toEqual(["first@example.com", "second@example.com"]);
-    for (const row of rows()) {
+    for (const row of await rows()) {
       expect(row.sentAt).not.toBeNull();
       expect(row.attempts).toBe(1);
       expect(mails.map((m) => m.messageId)).toContain(`<outbox.${row.id}.${row.createdAt}@parley.test>`);
@@ -71,13 +71,16 @@ describe("outbox runner", () => {
   });
 
   test("an item of a kind this version has no deliverer for is given up", async () => {
-    const id = database()
-      .insert(outbox)
-      .values({ kind: "from_the_future" as OutboxItem["kind"], payload: {} as OutboxItem["payload"], createdAt: now(), nextAttemptAt: now() })
-      .returning({ id: outbox.id })
-      .get().id;
+    const id = await write(
+      (tx) =>
+        tx
+          .insert(outbox)
+          .values({ kind: "from_the_future" as OutboxItem["kind"], payload: {} as OutboxItem["payload"], createdAt: now(), nextAttemptAt: now() })
+          .returning({ id: outbox.id })
+          .get().id,
+    );
     await nudgeOutbox();
-    const row = outboxItem(id)!;
+    const row = (await outboxItem(id))!;
     expect(row.gaveUpAt).not.toBeNull();
     expect(row.sentAt).toBeNull();
     expect(row.lastError).toContain("No deliverer");
@@ -86,15 +89,15 @@ describe("outbox runner", () => {
   test("a failure counts the try and pushes the next one back by the backoff", async () => {
     sink.refuseNext = 1;
     const before = now();
-    write((tx) => enqueueOutbox(tx, mail("later@example.com"), now()));
+    await write((tx) => enqueueOutbox(tx, mail("later@example.com"), now()));
     await nudgeOutbox();
-    const row = rows().at(-1)!;
+    const row = (await rows()).at(-1)!;
     expect(row).toMatchObject({ attempts: 1, sentAt: null, gaveUpAt: null });
     expect(row.lastError).toContain("451");
     expect(row.nextAttemptAt).toBeGreaterThanOrEqual(before + 1);
     // Not due yet: a nudge leaves it.
     await nudgeOutbox();
-    expect(outboxItem(row.id)!.attempts).toBe(1);
+    expect((await outboxItem(row.id))!.attempts).toBe(1);
   });
 
   test("backoff doubles from the base up to the cap, never under a second", () => {

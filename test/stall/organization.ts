@@ -102,7 +102,7 @@ export async function buildStallOrg(options: ServerOptions): Promise<StallOrg> {
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
   const names = Object.keys(NAMED) as Named[];
   const busyNames = Array.from({ length: SIZES.busyChannels }, (_, i) => `busy-${i}`);
-  const accounts = buildOrganization(dataDir, {
+  const accounts = await buildOrganization(dataDir, {
     named: names.map((name) => NAMED[name]),
     people: SIZES.people,
     channelNames: busyNames,
