@@ -11,13 +11,16 @@ import { lazyChannelViewer, readableBy } from "./messageReading";
  * organization allows spectators and a linking message is in a web-public channel. Everyone
  * else is told the file does not exist, so its URL leaks nothing.
  */
-export function mayDownload(db: Reader, viewer: User | null, attachment: Attachment, realm: Realm): boolean {
+export async function mayDownload(db: Reader, viewer: User | null, attachment: Attachment, realm: Realm): Promise<boolean> {
   if (viewer && attachment.ownerId === viewer.id) return true;
-  const linking = messagesLinking(db, attachment.id);
+  const linking = await messagesLinking(db, attachment.id);
   if (linking.length === 0) return false;
-  if (viewer) return linking.some(readableBy(db, lazyChannelViewer(db, viewer), linking));
+  if (viewer) return linking.some(await readableBy(db, await lazyChannelViewer(db, viewer), linking));
   if (!realm.settings.enable_spectator_access) return false;
-  return linking.some((message) => message.channelId !== null && findChannelById(db, message.channelId)?.isWebPublic === true);
+  for (const message of linking) {
+    if (message.channelId !== null && (await findChannelById(db, message.channelId))?.isWebPublic === true) return true;
+  }
+  return false;
 }
 
 /**
@@ -25,6 +28,10 @@ export function mayDownload(db: Reader, viewer: User | null, attachment: Attachm
  * do_claim_attachments): their own, and ones they can already download. Links to anything
  * else (someone's private upload, a made-up path) stay plain links.
  */
-export function claimableAttachments(db: Reader, sender: User, realm: Realm, pathIds: string[]): Attachment[] {
-  return findAttachmentsByPathIds(db, [...new Set(pathIds)]).filter((attachment) => mayDownload(db, sender, attachment, realm));
+export async function claimableAttachments(db: Reader, sender: User, realm: Realm, pathIds: string[]): Promise<Attachment[]> {
+  const claimable: Attachment[] = [];
+  for (const attachment of await findAttachmentsByPathIds(db, [...new Set(pathIds)])) {
+    if (await mayDownload(db, sender, attachment, realm)) claimable.push(attachment);
+  }
+  return claimable;
 }

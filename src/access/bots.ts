@@ -6,9 +6,9 @@ import { badRequest } from "../http/errors";
 import { BotType } from "../model/bots";
 
 /** can_create_bots_group may create any bot; can_create_write_only_bots_group adds incoming webhooks. */
-export function requireBotCreationPermission(db: Reader, actor: User, realm: Realm, botType: number) {
-  if (isUserInGroup(db, actor.id, realm.settings.can_create_bots_group)) return;
-  if (botType === BotType.INCOMING_WEBHOOK && isUserInGroup(db, actor.id, realm.settings.can_create_write_only_bots_group)) return;
+export async function requireBotCreationPermission(db: Reader, actor: User, realm: Realm, botType: number) {
+  if (await isUserInGroup(db, actor.id, realm.settings.can_create_bots_group)) return;
+  if (botType === BotType.INCOMING_WEBHOOK && await isUserInGroup(db, actor.id, realm.settings.can_create_write_only_bots_group)) return;
   throw badRequest(
     botType === BotType.INCOMING_WEBHOOK
       ? "Insufficient permission: you are in neither can_create_bots_group nor can_create_write_only_bots_group of this organization."

@@ -26,9 +26,57 @@ export interface ChannelViewer {
   subscribedIds: Set<number>;
 }
 
-export function channelViewer(db: Reader, user: User): ChannelViewer {
-  return { user, groupIds: groupIdsOfUser(db, user.id), subscribedIds: activeChannelIdsOfUser(db, user.id) };
+export async function channelViewer(db: Reader, user: User): Promise<ChannelViewer> {
+  return { user, groupIds: await groupIdsOfUser(db, user.id), subscribedIds: await activeChannelIdsOfUser(db, user.id) };
 }
+
+/**
+ * A viewer whose groups are looked up only if a check needs them: reading history and sending
+ * rarely do (only a private channel one is not subscribed to). The checks are synchronous, so
+ * the groups are loaded before one that reads them: loadGroupsFor the channels about to be
+ * checked, or loadGroups. Reading them unloaded is a mistake in the code, and throws.
+ */
+export function lazyViewer(db: Reader, user: User, subscribedIds: Set<number>): ChannelViewer {
+  let groupIds: Set<number> | undefined;
+  const viewer: ChannelViewer = {
+    user,
+    subscribedIds,
+    get groupIds() {
+      if (!groupIds) throw new Error("A channel check read a lazy viewer's groups before they were loaded");
+      return groupIds;
+    },
+  };
+  groupsToLoad.set(viewer, async () => {
+    groupIds = await groupIdsOfUser(db, user.id);
+  });
+  return viewer;
+}
+
+/** Lazy viewers whose groups are not loaded yet, with what loads them. */
+const groupsToLoad = new WeakMap<ChannelViewer, () => Promise<void>>();
+
+/** Loads a lazy viewer's groups; any other viewer has them already. */
+export async function loadGroups(viewer: ChannelViewer) {
+  const load = groupsToLoad.get(viewer);
+  if (!load) return;
+  groupsToLoad.delete(viewer);
+  await load();
+}
+
+/** loadGroups if hasContentAccess or hasMetadataAccess needs the groups for one of these channels. */
+export async function loadGroupsFor(viewer: ChannelViewer, channels: Iterable<Channel>) {
+  if (!groupsToLoad.has(viewer)) return;
+  for (const channel of channels) {
+    if (contentAccessNeedsGroups(viewer, channel)) return loadGroups(viewer);
+  }
+}
+
+/**
+ * Exactly when hasContentAccess reads the viewer's groups; hasMetadataAccess reads them only
+ * then too, since a non-guest lacks content access only to such a channel.
+ */
+const contentAccessNeedsGroups = (viewer: ChannelViewer, channel: Channel) =>
+  !channel.isWebPublic && !viewer.subscribedIds.has(channel.id) && !isGuest(viewer.user.role) && channel.inviteOnly;
 
 export function hasContentAccess(viewer: ChannelViewer, channel: Channel): boolean {
   if (channel.isWebPublic || viewer.subscribedIds.has(channel.id)) return true;
@@ -75,28 +123,28 @@ export interface AccessedChannel {
  * Fetches a channel the user may reach, by content or by metadata access. Channels that do
  * not exist and channels the user may not know about get the same answer.
  */
-export function accessChannel(db: Reader, user: User, channelId: number, need: "content" | "metadata"): AccessedChannel {
-  const channel = findChannelById(db, channelId);
+export async function accessChannel(db: Reader, user: User, channelId: number, need: "content" | "metadata"): Promise<AccessedChannel> {
+  const channel = await findChannelById(db, channelId);
   if (!channel) throw badRequest(INVALID_CHANNEL);
-  const viewer = channelViewer(db, user);
+  const viewer = await channelViewer(db, user);
   const allowed = need === "content" ? hasContentAccess(viewer, channel) : hasMetadataAccess(viewer, channel);
   if (!allowed) throw badRequest(INVALID_CHANNEL);
-  return { channel, viewer, subscription: findSubscription(db, user.id, channel.id) };
+  return { channel, viewer, subscription: await findSubscription(db, user.id, channel.id) };
 }
 
 /**
  * Fetches a channel the user may administer (change settings, archive). Someone who can see
  * the channel but not administer it is told so; anyone else learns nothing.
  */
-export function accessChannelToAdminister(db: Reader, user: User, channelId: number): AccessedChannel {
-  const channel = findChannelById(db, channelId);
+export async function accessChannelToAdminister(db: Reader, user: User, channelId: number): Promise<AccessedChannel> {
+  const channel = await findChannelById(db, channelId);
   if (!channel) throw badRequest(INVALID_CHANNEL);
-  const viewer = channelViewer(db, user);
+  const viewer = await channelViewer(db, user);
   if (!canAdministerChannel(viewer, channel)) {
     if (hasContentAccess(viewer, channel)) throw badRequest("You do not have permission to administer this channel.");
     throw badRequest(INVALID_CHANNEL);
   }
-  return { channel, viewer, subscription: findSubscription(db, user.id, channel.id) };
+  return { channel, viewer, subscription: await findSubscription(db, user.id, channel.id) };
 }
 
 /**
@@ -115,59 +163,59 @@ export class ChannelAudience {
 
   constructor(private readonly db: Reader) {}
 
-  private activeUsers() {
-    this.people ??= activeUserRoles(this.db);
+  private async activeUsers() {
+    this.people ??= await activeUserRoles(this.db);
     return this.people;
   }
 
-  allActiveIds(): number[] {
-    return (this.allIds ??= this.activeUsers().map((user) => user.id));
+  async allActiveIds(): Promise<number[]> {
+    return (this.allIds ??= (await this.activeUsers()).map((user) => user.id));
   }
 
-  private nonGuestIds(): number[] {
-    return (this.nonGuests ??= this.activeUsers()
+  private async nonGuestIds(): Promise<number[]> {
+    return (this.nonGuests ??= (await this.activeUsers())
       .filter((user) => !isGuest(user.role))
       .map((user) => user.id));
   }
 
-  private administratorIds(): number[] {
-    return (this.administrators ??= this.activeUsers()
+  private async administratorIds(): Promise<number[]> {
+    return (this.administrators ??= (await this.activeUsers())
       .filter((user) => isAdministrator(user.role))
       .map((user) => user.id));
   }
 
-  private membersOf(groupId: number): number[] {
+  private async membersOf(groupId: number): Promise<number[]> {
     let members = this.groupMembers.get(groupId);
-    if (!members) this.groupMembers.set(groupId, (members = recursiveMemberIds(this.db, groupId)));
+    if (!members) this.groupMembers.set(groupId, (members = await recursiveMemberIds(this.db, groupId)));
     return members;
   }
 
   /** Non-guests who see a private channel through can_administer/add_subscribers/subscribe. */
-  viaGroups(channel: Channel): Set<number> {
-    const nonGuests = new Set(this.nonGuestIds());
+  async viaGroups(channel: Channel): Promise<Set<number>> {
+    const nonGuests = new Set(await this.nonGuestIds());
     const result = new Set<number>();
     for (const groupId of [channel.canAdministerChannelGroup, channel.canAddSubscribersGroup, channel.canSubscribeGroup]) {
-      for (const id of this.membersOf(groupId)) if (nonGuests.has(id)) result.add(id);
+      for (const id of await this.membersOf(groupId)) if (nonGuests.has(id)) result.add(id);
     }
     return result;
   }
 
   /** Everyone with metadata access, given the channel's current (active) subscribers. */
-  withMetadataAccess(channel: Channel, subscriberIds: Iterable<number>): Set<number> {
-    if (channel.isWebPublic) return new Set(this.allActiveIds());
-    const active = (this.activeSet ??= new Set(this.allActiveIds()));
+  async withMetadataAccess(channel: Channel, subscriberIds: Iterable<number>): Promise<Set<number>> {
+    if (channel.isWebPublic) return new Set(await this.allActiveIds());
+    const active = (this.activeSet ??= new Set(await this.allActiveIds()));
     const result = new Set([...subscriberIds].filter((id) => active.has(id)));
     if (!channel.inviteOnly) {
-      for (const id of this.nonGuestIds()) result.add(id);
+      for (const id of await this.nonGuestIds()) result.add(id);
       return result;
     }
-    for (const id of this.administratorIds()) result.add(id);
-    for (const id of this.viaGroups(channel)) result.add(id);
+    for (const id of await this.administratorIds()) result.add(id);
+    for (const id of await this.viaGroups(channel)) result.add(id);
     return result;
   }
 }
 
 /** Everyone who may currently see the channel. */
-export function channelAudience(db: Reader, channel: Channel, audience = new ChannelAudience(db)): Set<number> {
-  return audience.withMetadataAccess(channel, activeSubscriberIds(db, [channel.id]).get(channel.id) ?? []);
+export async function channelAudience(db: Reader, channel: Channel, audience = new ChannelAudience(db)): Promise<Set<number>> {
+  return audience.withMetadataAccess(channel, (await activeSubscriberIds(db, [channel.id])).get(channel.id) ?? []);
 }

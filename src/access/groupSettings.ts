@@ -15,7 +15,7 @@ import { groupSettingApiValue, sameGroupSettingValue } from "../shapes/groupSett
  */
 
 /** The groups a user is in, directly or through subgroups, named and unnamed. */
-export function groupIdsOfUser(db: Reader, userId: number): Set<number> {
+export async function groupIdsOfUser(db: Reader, userId: number): Promise<Set<number>> {
   return groupsContainingUser(db, userId);
 }
 
@@ -30,10 +30,10 @@ export function holdsPermission(user: Pick<User, "role">, groupId: number, rules
  * no users and one group is that group's ID, an empty object is role:nobody. Throws
  * BAD_REQUEST naming the problem.
  */
-export function checkGroupSettingValue(db: Reader, setting: string, value: GroupSettingValue, rules: GroupSettingRules): GroupSettingValue {
-  const canonical = canonicalGroupSettingValue(db, value);
+export async function checkGroupSettingValue(db: Reader, setting: string, value: GroupSettingValue, rules: GroupSettingRules): Promise<GroupSettingValue> {
+  const canonical = await canonicalGroupSettingValue(db, value);
   if (!isAnonymousSetting(canonical)) {
-    const group = usableNamedGroup(db, canonical);
+    const group = await usableNamedGroup(db, canonical);
     if (rules.requireSystemGroup && !group.isSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
     const forbidden =
       (!rules.allowInternet && group.name === SystemGroup.INTERNET) ||
@@ -45,9 +45,9 @@ export function checkGroupSettingValue(db: Reader, setting: string, value: Group
   }
   if (rules.requireSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
   for (const userId of canonical.direct_members) {
-    if (!findUserById(db, userId)?.isActive) throw badRequest(`Invalid user ID: ${userId}`);
+    if (!(await findUserById(db, userId))?.isActive) throw badRequest(`Invalid user ID: ${userId}`);
   }
-  for (const groupId of canonical.direct_subgroups) usableNamedGroup(db, groupId);
+  for (const groupId of canonical.direct_subgroups) await usableNamedGroup(db, groupId);
   return canonical;
 }
 
@@ -56,23 +56,23 @@ export function checkGroupSettingValue(db: Reader, setting: string, value: Group
  * stale `old`, so two people editing at once do not silently overwrite each other, and
  * returns the checked new value, or null when it equals the current one.
  */
-export function checkGroupSettingUpdate(
+export async function checkGroupSettingUpdate(
   db: Reader,
   setting: string,
   update: { new: GroupSettingValue; old?: GroupSettingValue },
   currentGroupId: number,
   rules: GroupSettingRules,
-): GroupSettingValue | null {
-  const current = groupSettingApiValue(db, currentGroupId);
-  if (update.old !== undefined && !sameGroupSettingValue(canonicalGroupSettingValue(db, update.old), current)) {
+): Promise<GroupSettingValue | null> {
+  const current = await groupSettingApiValue(db, currentGroupId);
+  if (update.old !== undefined && !sameGroupSettingValue(await canonicalGroupSettingValue(db, update.old), current)) {
     throw badRequest("'old' value does not match the expected value.");
   }
-  if (sameGroupSettingValue(canonicalGroupSettingValue(db, update.new), current)) return null;
+  if (sameGroupSettingValue(await canonicalGroupSettingValue(db, update.new), current)) return null;
   return checkGroupSettingValue(db, setting, update.new, rules);
 }
 
 /** The one spelling of a value: sorted, deduplicated, and collapsed to an ID where possible. */
-export function canonicalGroupSettingValue(db: Reader, value: GroupSettingValue): GroupSettingValue {
+export async function canonicalGroupSettingValue(db: Reader, value: GroupSettingValue): Promise<GroupSettingValue> {
   if (!isAnonymousSetting(value)) return value;
   const direct_members = [...new Set(value.direct_members)].sort((a, b) => a - b);
   const direct_subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
@@ -81,15 +81,15 @@ export function canonicalGroupSettingValue(db: Reader, value: GroupSettingValue)
   return { direct_members, direct_subgroups };
 }
 
-function usableNamedGroup(db: Reader, groupId: number) {
-  const group = findGroupById(db, groupId);
+async function usableNamedGroup(db: Reader, groupId: number) {
+  const group = await findGroupById(db, groupId);
   if (!group || group.name === null) throw badRequest(`Invalid user group ID: ${groupId}`);
   if (group.deactivated) throw badRequest(`User group ${groupId} is deactivated and cannot be used in a permission setting.`);
   return group;
 }
 
-export function systemGroupId(db: Reader, name: string): number {
-  const group = systemGroupsByName(db).get(name);
+export async function systemGroupId(db: Reader, name: string): Promise<number> {
+  const group = (await systemGroupsByName(db)).get(name);
   if (!group) throw new Error(`System group ${name} is missing`);
   return group.id;
 }

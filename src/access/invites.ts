@@ -19,9 +19,9 @@ import { accessUserGroupForUpdate, holdsRealmGroupPermission } from "./userGroup
 
 export const INSUFFICIENT_PERMISSION = "Insufficient permission";
 
-export function requireInvitePermission(db: Reader, actor: User, multiuse: boolean) {
+export async function requireInvitePermission(db: Reader, actor: User, multiuse: boolean) {
   const setting = multiuse ? "create_multiuse_invite_group" : "can_invite_users_group";
-  if (!holdsRealmGroupPermission(db, actor, setting)) throw badRequest(INSUFFICIENT_PERMISSION);
+  if (!(await holdsRealmGroupPermission(db, actor, setting))) throw badRequest(INSUFFICIENT_PERMISSION);
 }
 
 /** The role an invitation gives: a role at all, and no more privileged than the inviter's. */
@@ -37,18 +37,19 @@ export function checkInviteAs(actor: User, inviteAs: number): Role {
  * "Invalid channel ID", so the answer reveals no private channel; a reachable one must be a
  * default channel or one they may add others to.
  */
-export function checkInviteChannels(db: Reader, actor: User, channelIds: number[]): number[] {
+export async function checkInviteChannels(db: Reader, actor: User, channelIds: number[]): Promise<number[]> {
   const wanted = [...new Set(channelIds)];
   if (wanted.length === 0) return wanted;
-  const realm = getRealm(db);
-  const viewer = channelViewer(db, actor);
-  const defaults = new Set(defaultChannelIds(db));
-  const channels: Channel[] = wanted.map((id) => {
-    const channel = findChannelById(db, id);
+  const realm = await getRealm(db);
+  const viewer = await channelViewer(db, actor);
+  const defaults = new Set(await defaultChannelIds(db));
+  const channels: Channel[] = [];
+  for (const id of wanted) {
+    const channel = await findChannelById(db, id);
     if (!channel || channel.isArchived || !hasContentAccess(viewer, channel)) throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
-    return channel;
-  });
-  const mayAddAnywhere = holdsRealmGroupPermission(db, actor, "can_add_subscribers_group", viewer.groupIds);
+    channels.push(channel);
+  }
+  const mayAddAnywhere = await holdsRealmGroupPermission(db, actor, "can_add_subscribers_group", viewer.groupIds);
   for (const channel of channels) {
     if (defaults.has(channel.id)) continue;
     if (!mayAddAnywhere && !canAddSubscribers(viewer, channel, realm.settings.can_add_subscribers_group)) {
@@ -59,10 +60,10 @@ export function checkInviteChannels(db: Reader, actor: User, channelIds: number[
 }
 
 /** The groups an invitation names, each one the inviter may add members to. */
-export function checkInviteGroups(db: Reader, actor: User, groupIds: number[]): number[] {
+export async function checkInviteGroups(db: Reader, actor: User, groupIds: number[]): Promise<number[]> {
   const wanted = [...new Set(groupIds)];
   for (const id of wanted) {
-    const group = accessUserGroupForUpdate(db, actor, id, ["can_add_members_group"]);
+    const group = await accessUserGroupForUpdate(db, actor, id, ["can_add_members_group"]);
     if (group.deactivated) throw badRequest(`User group ${id} is deactivated.`);
   }
   return wanted;
@@ -74,8 +75,8 @@ export const mayManageInvite = (actor: User, invite: Invite) => isAdministrator(
  * An invitation of this kind the actor may revoke or resend. Unknown IDs, other kinds, spent
  * ones and other people's are all "No such invitation"; a revoked link says so.
  */
-export function accessInviteToManage(db: Reader, actor: User, inviteId: number, multiuse: boolean, at: number): Invite {
-  const invite = findInviteById(db, inviteId);
+export async function accessInviteToManage(db: Reader, actor: User, inviteId: number, multiuse: boolean, at: number): Promise<Invite> {
+  const invite = await findInviteById(db, inviteId);
   if (!invite || invite.isMultiuse !== multiuse || !mayManageInvite(actor, invite)) throw badRequest("No such invitation");
   if (multiuse && invite.status === "revoked") throw badRequest("Invitation has already been revoked");
   if (!isUsable(invite, at)) throw badRequest("No such invitation");
@@ -83,8 +84,8 @@ export function accessInviteToManage(db: Reader, actor: User, inviteId: number, 
 }
 
 /** Who hears invites_changed for an invitation: active administrators and its creator. */
-export function inviteAudience(db: Reader, invite: Pick<Invite, "invitedById">): number[] {
-  return [...new Set([...activeAdministratorIds(db), invite.invitedById])];
+export async function inviteAudience(db: Reader, invite: Pick<Invite, "invitedById">): Promise<number[]> {
+  return [...new Set([...(await activeAdministratorIds(db)), invite.invitedById])];
 }
 
 /** Whether the user may list invitations: every member, not guests (they cannot invite). */
@@ -103,13 +104,13 @@ export class InvitationUnusable extends Error {
 }
 
 /** The invitation behind a key, or why it cannot be used now. */
-export function usableInvitation(db: Reader, key: string, at = now()): Invite {
-  const invite = findInviteByKey(db, key);
+export async function usableInvitation(db: Reader, key: string, at = now()): Promise<Invite> {
+  const invite = await findInviteByKey(db, key);
   if (!invite) throw new InvitationUnusable("unknown");
   if (invite.status === "revoked") throw new InvitationUnusable("revoked");
   if (invite.status === "accepted") throw new InvitationUnusable("used");
   // An inviter who was deactivated takes their invitations with them, as in the reference.
-  if (!findUserById(db, invite.invitedById)?.isActive) throw new InvitationUnusable("revoked");
+  if (!(await findUserById(db, invite.invitedById))?.isActive) throw new InvitationUnusable("revoked");
   if (!isUsable(invite, at)) throw new InvitationUnusable("expired");
   return invite;
 }

@@ -13,11 +13,11 @@ const NO_PERMISSION = "You don't have permission to delete this message";
  * their own messages and their bots', if in can_delete_own_message_group and within
  * message_content_delete_limit_seconds.
  */
-export function checkCanDelete(db: Reader, viewer: ChannelViewer, message: MessageRow, now: number) {
-  const { settings } = getRealm(db);
+export async function checkCanDelete(db: Reader, viewer: ChannelViewer, message: MessageRow, now: number) {
+  const { settings } = await getRealm(db);
   const { user, groupIds } = viewer;
   if (holdsPermission(user, settings.can_delete_any_message_group, { allowInternet: false, allowNobody: true, allowEveryone: false }, groupIds)) return;
-  const ownOrOwnBots = message.senderId === user.id || findUserById(db, message.senderId)?.botOwnerId === user.id;
+  const ownOrOwnBots = message.senderId === user.id || (await findUserById(db, message.senderId))?.botOwnerId === user.id;
   if (!ownOrOwnBots) throw badRequest(NO_PERMISSION);
   if (!holdsPermission(user, settings.can_delete_own_message_group, { allowInternet: false, allowNobody: true, allowEveryone: true }, groupIds)) throw badRequest(NO_PERMISSION);
   const limit = settings.message_content_delete_limit_seconds;

@@ -27,10 +27,10 @@ export interface AccessedMessage {
  * look alike). With `modifying`, messages in archived channels count as hidden: they stay
  * readable, but nothing about them changes any more.
  */
-export function accessMessage(db: Reader, user: User, messageId: number, options: { modifying?: boolean } = {}): AccessedMessage {
-  const viewer = channelViewer(db, user);
-  const [message] = accessibleMessageRows(db, viewer, [messageId]);
-  const channel = message.channelId === null ? undefined : findChannelById(db, message.channelId)!;
+export async function accessMessage(db: Reader, user: User, messageId: number, options: { modifying?: boolean } = {}): Promise<AccessedMessage> {
+  const viewer = await channelViewer(db, user);
+  const [message] = await accessibleMessageRows(db, viewer, [messageId]);
+  const channel = message.channelId === null ? undefined : (await findChannelById(db, message.channelId))!;
   if (options.modifying && channel?.isArchived) throw badRequest(INVALID_MESSAGES);
   return { message, channel, viewer };
 }
@@ -42,20 +42,20 @@ export type { TopicMessage } from "../db/topics";
  * of them, leaving out the message `except` and those whose topic is spelled `exceptTopic`.
  * Keys only: a topic can hold tens of thousands of messages.
  */
-export function readableMessagesInTopic(
+export async function readableMessagesInTopic(
   db: Reader,
   viewer: ChannelViewer,
   channel: Channel,
   topicKey: string,
   options: { fromId?: number; except?: number; exceptTopic?: string; limit?: number } = {},
-): TopicMessage[] {
+): Promise<TopicMessage[]> {
   const found: TopicMessage[] = [];
   // In steps: where history is protected, many may be unreadable and the next step goes on.
   const step = Math.min(options.limit ?? 1000, 1000);
   let edge = (options.fromId ?? 0) - 1;
   for (;;) {
-    const rows = topicMessageKeys(db, channel.id, topicKey, { afterId: edge, except: options.except, exceptTopic: options.exceptTopic, limit: step });
-    found.push(...rows.filter(readableBy(db, viewer, rows)));
+    const rows = await topicMessageKeys(db, channel.id, topicKey, { afterId: edge, except: options.except, exceptTopic: options.exceptTopic, limit: step });
+    found.push(...rows.filter(await readableBy(db, viewer, rows)));
     if (rows.length < step || (options.limit !== undefined && found.length >= options.limit)) return found.slice(0, options.limit);
     edge = rows[rows.length - 1].id;
   }
@@ -67,12 +67,12 @@ export function readableMessagesInTopic(
  * is protected only those who received at least one of the messages. Others who may read them
  * see the change when they next fetch them, as in the reference.
  */
-export function messageAudience(db: Reader, channel: Channel | undefined, changed: MessageKey[]): number[] {
+export async function messageAudience(db: Reader, channel: Channel | undefined, changed: MessageKey[]): Promise<number[]> {
   if (changed.length === 0) return [];
   if (!channel) return conversationMemberIds(db, changed[0].recipientId);
-  const subscribers = activeSubscriberIds(db, [channel.id]).get(channel.id) ?? [];
+  const subscribers = (await activeSubscriberIds(db, [channel.id])).get(channel.id) ?? [];
   if (channel.historyPublicToSubscribers) return subscribers;
-  const periods = channelSubscriptionPeriods(db, channel.id);
+  const periods = await channelSubscriptionPeriods(db, channel.id);
   return subscribers.filter((userId) => {
     const own = periods.filter((period) => period.userId === userId);
     return changed.some((message) => wasReceived(own, userId, message));

@@ -14,9 +14,9 @@ import { accessUser, requireAdministrator } from "./users";
  * and the settings page changes it), and bots have API keys, not passwords.
  */
 
-export function accessPasswordResetTarget(db: Reader, actor: User, userId: number): User {
+export async function accessPasswordResetTarget(db: Reader, actor: User, userId: number): Promise<User> {
   requireAdministrator(actor, "reset passwords");
-  const target = accessUser(db, userId, { allowDeactivated: true });
+  const target = await accessUser(db, userId, { allowDeactivated: true });
   if (target.isBot) throw badRequest("Bots have no password: they use their API key.");
   if (!target.isActive) throw badRequest("This account is deactivated; reactivate it first.");
   if (target.id === actor.id) throw badRequest("Change your own password in your settings.");
@@ -37,13 +37,13 @@ export class ResetLinkUnusable extends Error {
 }
 
 /** The reset a token names and its account, or why it cannot be used now. */
-export function usablePasswordReset(db: Reader, token: string, at: number): { reset: PasswordReset; user: User } {
-  const reset = findPasswordResetByTokenHash(db, hashToken(token));
+export async function usablePasswordReset(db: Reader, token: string, at: number): Promise<{ reset: PasswordReset; user: User }> {
+  const reset = await findPasswordResetByTokenHash(db, hashToken(token));
   if (!reset) throw new ResetLinkUnusable("unknown");
   if (reset.usedAt !== null) throw new ResetLinkUnusable("used");
   if (reset.expiresAt <= at) throw new ResetLinkUnusable("expired");
-  const user = findUserById(db, reset.userId);
+  const user = await findUserById(db, reset.userId);
   // Deactivated since the link was made, or the whole organization closed: no way back in here.
-  if (!user?.isActive || user.isBot || getRealm(db).deactivated) throw new ResetLinkUnusable("unavailable");
+  if (!user?.isActive || user.isBot || (await getRealm(db)).deactivated) throw new ResetLinkUnusable("unavailable");
   return { reset, user };
 }

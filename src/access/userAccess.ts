@@ -11,8 +11,8 @@ import { isGuest } from "../model/roles";
  * message conversation with them, here, so every caller gets the same answer.
  */
 
-export function canAccessAllUsers(db: Reader, viewer: Pick<User, "id" | "role">, realm: Realm): boolean {
-  return !isGuest(viewer.role) || isUserInGroup(db, viewer.id, realm.settings.can_access_all_users_group);
+export async function canAccessAllUsers(db: Reader, viewer: Pick<User, "id" | "role">, realm: Realm): Promise<boolean> {
+  return !isGuest(viewer.role) || await isUserInGroup(db, viewer.id, realm.settings.can_access_all_users_group);
 }
 
 /** For a viewer who cannot access all users: whether they may see this one. */
@@ -20,20 +20,20 @@ export function canRestrictedViewerAccess(viewer: Pick<User, "id">, target: Pick
   return target.isBot || target.id === viewer.id;
 }
 
-export function canAccessUser(db: Reader, viewer: Pick<User, "id" | "role">, target: Pick<User, "id" | "isBot">, realm: Realm): boolean {
-  return canRestrictedViewerAccess(viewer, target) || canAccessAllUsers(db, viewer, realm);
+export async function canAccessUser(db: Reader, viewer: Pick<User, "id" | "role">, target: Pick<User, "id" | "isBot">, realm: Realm): Promise<boolean> {
+  return canRestrictedViewerAccess(viewer, target) || await canAccessAllUsers(db, viewer, realm);
 }
 
 /** Active users split by whether they may see `target`: the audience of events about it. */
-export function splitAudienceByAccess(db: Reader, target: Pick<User, "id" | "isBot">, realm: Realm) {
-  const audience = activeUserRoles(db);
+export async function splitAudienceByAccess(db: Reader, target: Pick<User, "id" | "isBot">, realm: Realm) {
+  const audience = await activeUserRoles(db);
   const seeing: Array<Pick<User, "id" | "role">> = [];
   const notSeeing: Array<Pick<User, "id" | "role">> = [];
-  for (const viewer of audience) (canAccessUser(db, viewer, target, realm) ? seeing : notSeeing).push(viewer);
+  for (const viewer of audience) ((await canAccessUser(db, viewer, target, realm)) ? seeing : notSeeing).push(viewer);
   return { seeing, notSeeing };
 }
 
 /** Active users who may see `target` (can_access_all_users_group): the audience of news about them. */
-export function usersWhoCanSee(db: Reader, target: User): number[] {
-  return splitAudienceByAccess(db, target, getRealm(db)).seeing.map((viewer) => viewer.id);
+export async function usersWhoCanSee(db: Reader, target: User): Promise<number[]> {
+  return (await splitAudienceByAccess(db, target, await getRealm(db))).seeing.map((viewer) => viewer.id);
 }

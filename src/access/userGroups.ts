@@ -20,23 +20,24 @@ import { requireHumanMember } from "./users";
 /** Realm-level group permissions allow neither role:everyone nor, so, guests. */
 export const REALM_GROUP_SETTING_RULES: GroupSettingRules = { allowInternet: false, allowNobody: false, allowEveryone: false };
 
-export function holdsRealmGroupPermission(db: Reader, user: User, setting: RealmGroupSettingName, userGroupIds = groupIdsOfUser(db, user.id)): boolean {
-  return holdsPermission(user, getRealm(db).settings[setting], REALM_GROUP_SETTING_RULES, userGroupIds);
+export async function holdsRealmGroupPermission(db: Reader, user: User, setting: RealmGroupSettingName, userGroupIds?: Set<number>): Promise<boolean> {
+  const groupIds = userGroupIds ?? (await groupIdsOfUser(db, user.id));
+  return holdsPermission(user, (await getRealm(db)).settings[setting], REALM_GROUP_SETTING_RULES, groupIds);
 }
 
 /** A named group (system or not, active or not); anything else is "Invalid user group". */
-function namedGroup(db: Reader, groupId: number): UserGroup {
-  const group = findGroupById(db, groupId);
+async function namedGroup(db: Reader, groupId: number): Promise<UserGroup> {
+  const group = await findGroupById(db, groupId);
   if (!group || group.name === null) throw badRequest("Invalid user group");
   return group;
 }
 
-export function listUserGroupsToRead(db: Reader, user: User, includeDeactivated: boolean) {
+export async function listUserGroupsToRead(db: Reader, user: User, includeDeactivated: boolean) {
   requireHumanMember(user, "view user groups");
   return listUserGroupsForApi(db, { includeDeactivated });
 }
 
-export function accessUserGroupToRead(db: Reader, user: User, groupId: number): UserGroup {
+export async function accessUserGroupToRead(db: Reader, user: User, groupId: number): Promise<UserGroup> {
   requireHumanMember(user, "view user groups");
   return namedGroup(db, groupId);
 }
@@ -45,11 +46,11 @@ export function accessUserGroupToRead(db: Reader, user: User, groupId: number): 
  * A group the user may change in a way any of `permissions` allows (managers always may).
  * Deactivated groups stay editable, as the reference allows since feature level 340.
  */
-export function accessUserGroupForUpdate(db: Reader, user: User, groupId: number, permissions: UserGroupSettingName[] = []): UserGroup {
-  const group = namedGroup(db, groupId);
+export async function accessUserGroupForUpdate(db: Reader, user: User, groupId: number, permissions: UserGroupSettingName[] = []): Promise<UserGroup> {
+  const group = await namedGroup(db, groupId);
   if (group.isSystemGroup) throw badRequest("Insufficient permission");
-  const userGroupIds = groupIdsOfUser(db, user.id);
-  if (holdsRealmGroupPermission(db, user, "can_manage_all_groups", userGroupIds)) return group;
+  const userGroupIds = await groupIdsOfUser(db, user.id);
+  if (await holdsRealmGroupPermission(db, user, "can_manage_all_groups", userGroupIds)) return group;
   const holds = (setting: UserGroupSettingName) => {
     const groupId = group[USER_GROUP_SETTINGS[setting].column];
     return groupId !== null && holdsPermission(user, groupId, USER_GROUP_SETTINGS[setting].rules, userGroupIds);
@@ -59,7 +60,7 @@ export function accessUserGroupForUpdate(db: Reader, user: User, groupId: number
 }
 
 /** Who hears about user groups: every active account, as all of them hold realm_user_groups. */
-export function userGroupAudience(db: Reader): number[] {
+export async function userGroupAudience(db: Reader): Promise<number[]> {
   return activeUserIds(db);
 }
 

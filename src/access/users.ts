@@ -30,8 +30,8 @@ export function requireHumanMember(actor: User, action: string) {
 }
 
 /** A user (or bot) by ID; unknown IDs are BAD_REQUEST "No such user". */
-export function accessUser(db: Reader, userId: number, options: { allowDeactivated?: boolean; allowBots?: boolean } = {}): User {
-  const user = findUserById(db, userId);
+export async function accessUser(db: Reader, userId: number, options: { allowDeactivated?: boolean; allowBots?: boolean } = {}): Promise<User> {
+  const user = await findUserById(db, userId);
   if (!user || (!options.allowDeactivated && !user.isActive)) throw badRequest("No such user");
   if (user.isBot && options.allowBots === false) throw badRequest("No such user");
   return user;
@@ -41,10 +41,10 @@ export function accessUser(db: Reader, userId: number, options: { allowDeactivat
  * A user by API address: either the stand-in `user{id}@{realm host}`, which always works, or
  * the real address, which works only for viewers allowed to see it (so lookups reveal nothing).
  */
-export function accessUserByEmail(db: Reader, viewer: Viewer, email: string, realmHost: string): User {
+export async function accessUserByEmail(db: Reader, viewer: Viewer, email: string, realmHost: string): Promise<User> {
   const standInId = userIdOfStandInEmail(email, realmHost);
   if (standInId !== null) return accessUser(db, standInId, { allowDeactivated: true });
-  const user = findUserByEmail(db, email);
+  const user = await findUserByEmail(db, email);
   if (!user || !canSeeDeliveryEmail(viewer, user)) throw badRequest("No such user");
   return user;
 }
@@ -54,16 +54,16 @@ export function accessUserByEmail(db: Reader, viewer: Viewer, email: string, rea
  * administrator. Everything else, including system bots and people, is "No such bot", so
  * the answer does not reveal which IDs are bots.
  */
-export function accessBot(db: Reader, actor: User, botId: number): User {
-  const bot = findUserById(db, botId);
+export async function accessBot(db: Reader, actor: User, botId: number): Promise<User> {
+  const bot = await findUserById(db, botId);
   const mayAdminister = bot !== undefined && bot.isBot && !bot.isSystemBot && (bot.botOwnerId === actor.id || isAdministrator(actor.role));
   if (!mayAdminister) throw badRequest("No such bot");
   return bot;
 }
 
 /** Who hears about a bot's administrative details (realm_bot events): its owner and the active human administrators. */
-export function botAdministratorIds(db: Reader, bot: User): number[] {
-  const ids = activeAdministratorIds(db);
+export async function botAdministratorIds(db: Reader, bot: User): Promise<number[]> {
+  const ids = await activeAdministratorIds(db);
   if (bot.botOwnerId !== null) ids.push(bot.botOwnerId);
   return [...new Set(ids)];
 }

@@ -25,17 +25,17 @@ function cleaned(words: string[]): string[] {
   return words.map((word) => word.trim()).filter((word) => word !== "");
 }
 
-function changed(tx: Tx, user: User): string[] {
-  const list = listAlertWords(tx, user.id);
+async function changed(tx: Tx, user: User): Promise<string[]> {
+  const list = await listAlertWords(tx, user.id);
   tx.emit({ type: "alert_words", alert_words: list }, [user.id]);
   return list;
 }
 
 /** Adds the words not yet in the list (without regard to case), keeping the case first given. */
-export function addAlertWords(user: User, words: string[]): string[] {
+export async function addAlertWords(user: User, words: string[]): Promise<string[]> {
   const wanted = cleaned(words);
-  return write((tx) => {
-    const known = new Set(listAlertWords(tx, user.id).map(fold));
+  return write(async (tx) => {
+    const known = new Set((await listAlertWords(tx, user.id)).map(fold));
     const added: string[] = [];
     for (const word of wanted) {
       if (known.has(fold(word))) continue;
@@ -44,18 +44,18 @@ export function addAlertWords(user: User, words: string[]): string[] {
     }
     if (added.length === 0) return listAlertWords(tx, user.id);
     if (known.size > MAX_ALERT_WORDS) throw badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS})`);
-    insertAlertWords(tx, user.id, added);
+    await insertAlertWords(tx, user.id, added);
     return changed(tx, user);
   });
 }
 
 /** Removes the words given, without regard to case; words not in the list are ignored. */
-export function removeAlertWords(user: User, words: string[]): string[] {
+export async function removeAlertWords(user: User, words: string[]): Promise<string[]> {
   const unwanted = new Set(words.map(fold));
-  return write((tx) => {
-    const doomed = listAlertWords(tx, user.id).filter((word) => unwanted.has(fold(word)));
+  return write(async (tx) => {
+    const doomed = (await listAlertWords(tx, user.id)).filter((word) => unwanted.has(fold(word)));
     if (doomed.length === 0) return listAlertWords(tx, user.id);
-    deleteAlertWords(tx, user.id, doomed);
+    await deleteAlertWords(tx, user.id, doomed);
     return changed(tx, user);
   });
 }

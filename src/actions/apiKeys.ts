@@ -9,9 +9,9 @@ import { randomToken } from "../model/secrets";
  * verified-credentials cache is dropped at every write. Bots have theirs replaced through
  * /bots/{bot_id}/api_key/regenerate, as in the original, which refuses bots here.
  */
-export function regenerateOwnApiKey(user: User): { api_key: string } {
+export async function regenerateOwnApiKey(user: User): Promise<{ api_key: string }> {
   if (user.isBot) throw badRequest("This endpoint does not accept bot requests.");
   const apiKey = randomToken(32);
-  write((tx) => setApiKey(tx, user.id, apiKey));
+  await write((tx) => setApiKey(tx, user.id, apiKey));
   return { api_key: apiKey };
 }

@@ -2,7 +2,7 @@ import { claimableAttachments } from "../access/attachments";
 import { removeStoredFile } from "../db/fileStore";
 import type { MessageRow } from "../db/messages";
 import type { Realm } from "../db/realm";
-import { read, write } from "../db/transaction";
+import { write } from "../db/transaction";
 import type { SendTx, Tx } from "../db/types";
 import {
   type Attachment,
@@ -30,10 +30,10 @@ import { attachmentToApi } from "../shapes/attachments";
  */
 
 /** Tells the owners of these uploads what they look like now. */
-function emitUpdates(tx: SendTx, changed: Attachment[]) {
+async function emitUpdates(tx: SendTx, changed: Attachment[]) {
   if (changed.length === 0) return;
-  const linking = linkingMessages(tx, changed.map((attachment) => attachment.id));
-  const used = uploadSpaceUsed(tx);
+  const linking = await linkingMessages(tx, changed.map((attachment) => attachment.id));
+  const used = await uploadSpaceUsed(tx);
   for (const attachment of changed) {
     tx.emit({ type: "attachment", op: "update", attachment: attachmentToApi(attachment, linking.get(attachment.id) ?? []), upload_space_used: used }, [attachment.ownerId]);
   }
@@ -44,10 +44,10 @@ function emitUpdates(tx: SendTx, changed: Attachment[]) {
  * claimableAttachments before the message row, which needs has_attachment). Costs nothing for
  * the messages that name no upload.
  */
-export function linkNewMessage(tx: SendTx, messageId: number, claimed: Attachment[]) {
+export async function linkNewMessage(tx: SendTx, messageId: number, claimed: Attachment[]) {
   if (claimed.length === 0) return;
-  linkAttachments(tx, messageId, claimed.map((attachment) => attachment.id));
-  emitUpdates(tx, claimed);
+  await linkAttachments(tx, messageId, claimed.map((attachment) => attachment.id));
+  await emitUpdates(tx, claimed);
 }
 
 /**
@@ -55,16 +55,16 @@ export function linkNewMessage(tx: SendTx, messageId: number, claimed: Attachmen
  * named (an upload the message still names stays linked, whoever may download it now).
  * Answers whether the message links any upload afterwards (its has_attachment).
  */
-export function relinkEditedMessage(tx: Tx, message: MessageRow, sender: User, realm: Realm, pathIds: readonly string[]): boolean {
-  const before = attachmentsLinkedTo(tx, [message.id]);
+export async function relinkEditedMessage(tx: Tx, message: MessageRow, sender: User, realm: Realm, pathIds: readonly string[]): Promise<boolean> {
+  const before = await attachmentsLinkedTo(tx, [message.id]);
   const named = new Set(pathIds);
   const kept = before.filter((attachment) => named.has(attachment.pathId));
   const dropped = before.filter((attachment) => !named.has(attachment.pathId));
   const linkedPaths = new Set(before.map((attachment) => attachment.pathId));
-  const added = claimableAttachments(tx, sender, realm, pathIds.filter((pathId) => !linkedPaths.has(pathId)));
-  unlinkAttachments(tx, message.id, dropped.map((attachment) => attachment.id));
-  linkAttachments(tx, message.id, added.map((attachment) => attachment.id));
-  emitUpdates(tx, [...dropped, ...added]);
+  const added = await claimableAttachments(tx, sender, realm, pathIds.filter((pathId) => !linkedPaths.has(pathId)));
+  await unlinkAttachments(tx, message.id, dropped.map((attachment) => attachment.id));
+  await linkAttachments(tx, message.id, added.map((attachment) => attachment.id));
+  await emitUpdates(tx, [...dropped, ...added]);
   return kept.length + added.length > 0;
 }
 
@@ -76,13 +76,13 @@ const filesToCheck = new Set<string>();
  * message links any more are deleted, the others' owners told of the shorter list.
  * `linked` is what attachmentsLinkedTo answered before the deletion.
  */
-export function releaseAttachments(tx: Tx, linked: Attachment[]) {
+export async function releaseAttachments(tx: Tx, linked: Attachment[]) {
   if (linked.length === 0) return;
-  const unlinked = unlinkedAttachmentIds(tx, linked.map((attachment) => attachment.id));
+  const unlinked = await unlinkedAttachmentIds(tx, linked.map((attachment) => attachment.id));
   const gone = linked.filter((attachment) => unlinked.has(attachment.id));
-  for (const attachment of gone) deleteAttachmentRow(tx, attachment.id);
-  emitUpdates(tx, linked.filter((attachment) => !unlinked.has(attachment.id)));
-  const used = gone.length > 0 ? uploadSpaceUsed(tx) : 0;
+  for (const attachment of gone) await deleteAttachmentRow(tx, attachment.id);
+  await emitUpdates(tx, linked.filter((attachment) => !unlinked.has(attachment.id)));
+  const used = gone.length > 0 ? await uploadSpaceUsed(tx) : 0;
   for (const attachment of gone) {
     tx.emit({ type: "attachment", op: "remove", attachment: { id: attachment.id }, upload_space_used: used }, [attachment.ownerId]);
     filesToCheck.add(attachment.sha256);
@@ -92,32 +92,34 @@ export function releaseAttachments(tx: Tx, linked: Attachment[]) {
 /**
  * Removes the stored bytes of deleted uploads that nothing uses any more. Called after the
  * transaction that deleted them: a rolled-back deletion left its rows, so its files are kept.
- * Check and removal run without a pause between them, and an upload re-checks that its bytes
- * are on disk inside its own transaction (actions/uploads.ts), so the two cannot interleave.
+ * Check and removal take the writer's turn (a write() that changes no row), and an upload
+ * re-checks that its bytes are on disk inside its own transaction (actions/uploads.ts), so the
+ * two cannot interleave: a read would not see an upload's open transaction about to point at
+ * the bytes.
  */
-export function removeFilesNoLongerUsed() {
+export async function removeFilesNoLongerUsed() {
   if (filesToCheck.size === 0) return;
   const hashes = [...filesToCheck];
   filesToCheck.clear();
-  read((db) => {
-    for (const sha256 of hashes) if (!isStoredFileInUse(db, sha256)) removeStoredFile(sha256);
+  await write(async (tx) => {
+    for (const sha256 of hashes) if (!(await isStoredFileInUse(tx, sha256))) removeStoredFile(sha256);
   });
 }
 
 /** For bytes stored for an upload that was then refused. */
-export function removeFileIfUnused(sha256: string) {
+export async function removeFileIfUnused(sha256: string) {
   filesToCheck.add(sha256);
-  removeFilesNoLongerUsed();
+  await removeFilesNoLongerUsed();
 }
 
 /** DELETE /attachments/{id}: the caller's own upload; anyone else's is as unknown as a wrong ID. */
-export function removeAttachment(user: User, attachmentId: number) {
-  write((tx) => {
-    const attachment = findAttachmentById(tx, attachmentId);
+export async function removeAttachment(user: User, attachmentId: number) {
+  await write(async (tx) => {
+    const attachment = await findAttachmentById(tx, attachmentId);
     if (!attachment || attachment.ownerId !== user.id) throw new ApiError("BAD_REQUEST", "Invalid attachment");
-    deleteAttachmentRow(tx, attachment.id);
-    tx.emit({ type: "attachment", op: "remove", attachment: { id: attachment.id }, upload_space_used: uploadSpaceUsed(tx) }, [user.id]);
+    await deleteAttachmentRow(tx, attachment.id);
+    tx.emit({ type: "attachment", op: "remove", attachment: { id: attachment.id }, upload_space_used: await uploadSpaceUsed(tx) }, [user.id]);
     filesToCheck.add(attachment.sha256);
   });
-  removeFilesNoLongerUsed();
+  await removeFilesNoLongerUsed();
 }

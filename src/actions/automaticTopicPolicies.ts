@@ -31,29 +31,31 @@ export interface TopicInSending {
 }
 
 /** What the sender's settings want for the topic; call before the message is inserted. */
-export function senderTopicPolicyChange(tx: SendTx, sender: User, where: TopicInSending): TopicPolicyChange | null {
+export async function senderTopicPolicyChange(tx: SendTx, sender: User, where: TopicInSending): Promise<TopicPolicyChange | null> {
   let firstInTopic: boolean | undefined;
-  const startsTopic = () => (firstInTopic ??= !topicHasMessages(tx, where.channelId, topicKeyOf(where.topic)));
-  const triggered = (policy: unknown) => policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION || (policy === AutomaticPolicy.ON_INITIATION && startsTopic());
+  const startsTopic = async () => (firstInTopic ??= !(await topicHasMessages(tx, where.channelId, topicKeyOf(where.topic))));
+  // A plain answer unless the policy depends on the topic: only then is there a lookup to wait for.
+  const triggered = (policy: unknown): boolean | Promise<boolean> =>
+    policy === AutomaticPolicy.ON_SEND || policy === AutomaticPolicy.ON_PARTICIPATION || (policy === AutomaticPolicy.ON_INITIATION && startsTopic());
   let wanted: VisibilityPolicy | null = null;
-  if (triggered(settingOf(sender.settings, "automatically_follow_topics_policy"))) wanted = VisibilityPolicy.FOLLOWED;
-  else if (where.channelMuted && triggered(settingOf(sender.settings, "automatically_unmute_topics_in_muted_streams_policy"))) wanted = VisibilityPolicy.UNMUTED;
+  if (await triggered(settingOf(sender.settings, "automatically_follow_topics_policy"))) wanted = VisibilityPolicy.FOLLOWED;
+  else if (where.channelMuted && (await triggered(settingOf(sender.settings, "automatically_unmute_topics_in_muted_streams_policy")))) wanted = VisibilityPolicy.UNMUTED;
   if (wanted === null) return null;
-  const current = findUserTopic(tx, sender.id, where.channelId, where.topic)?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
+  const current = (await findUserTopic(tx, sender.id, where.channelId, where.topic))?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
   return current === wanted || current === VisibilityPolicy.FOLLOWED ? null : { userId: sender.id, policy: wanted };
 }
 
 /** Mentioned users (not the sender) who follow topics where they are mentioned and do not yet. */
-export function mentionedTopicPolicyChanges(tx: SendTx, senderId: number, where: TopicInSending, mentionedIds: number[]): TopicPolicyChange[] {
+export async function mentionedTopicPolicyChanges(tx: SendTx, senderId: number, where: TopicInSending, mentionedIds: number[]): Promise<TopicPolicyChange[]> {
   const candidates = mentionedIds.filter((id) => id !== senderId);
   if (candidates.length === 0) return [];
-  const followed = new Set(followersOfTopicAmong(tx, candidates, where.channelId, where.topic));
-  return settingsOfUsers(tx, candidates)
+  const followed = new Set(await followersOfTopicAmong(tx, candidates, where.channelId, where.topic));
+  return (await settingsOfUsers(tx, candidates))
     .filter((user) => settingOf(user.settings, "automatically_follow_topics_where_mentioned") && !followed.has(user.id))
     .map((user) => ({ userId: user.id, policy: VisibilityPolicy.FOLLOWED }));
 }
 
 /** Stores the changes and tells each user's clients. */
-export function applyTopicPolicyChanges(tx: SendTx, where: TopicInSending, changes: TopicPolicyChange[], now: number) {
-  for (const { userId, policy } of changes) setTopicPolicy(tx, userId, where.channelId, where.topic, policy, now);
+export async function applyTopicPolicyChanges(tx: SendTx, where: TopicInSending, changes: TopicPolicyChange[], now: number) {
+  for (const { userId, policy } of changes) await setTopicPolicy(tx, userId, where.channelId, where.topic, policy, now);
 }

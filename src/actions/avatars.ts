@@ -43,7 +43,7 @@ function checkAvatarImage(bytes: Uint8Array) {
  * address it is made from, so clients that compute Gravatars themselves get null, as in
  * their user lists.
  */
-function announceAvatar(tx: Tx, user: User) {
+async function announceAvatar(tx: Tx, user: User) {
   const person = {
     user_id: user.id,
     avatar_source: avatarSource(user),
@@ -51,7 +51,7 @@ function announceAvatar(tx: Tx, user: User) {
     avatar_url_medium: avatarUrlMedium(user),
     avatar_version: user.avatarVersion,
   };
-  const { seeing } = splitAudienceByAccess(tx, user, getRealm(tx));
+  const { seeing } = await splitAudienceByAccess(tx, user, await getRealm(tx));
   if (user.avatarFile) {
     tx.emit({ type: "realm_user", op: "update", person }, seeing.map((viewer) => viewer.id));
     return;
@@ -63,18 +63,18 @@ function announceAvatar(tx: Tx, user: User) {
 }
 
 /** Points the user at `sha256` (or the Gravatar), announces it; returns the user and the bytes they pointed at before. */
-function changeAvatar(tx: Tx, actor: User, sha256: string | null) {
-  const before = findUserById(tx, actor.id) ?? actor;
+async function changeAvatar(tx: Tx, actor: User, sha256: string | null) {
+  const before = (await findUserById(tx, actor.id)) ?? actor;
   // The bytes may have been removed as unused since they were stored (see actions/attachments.ts).
   if (sha256 !== null) requireStoredFile(sha256);
-  const after = setAvatarFile(tx, actor.id, sha256);
-  announceAvatar(tx, after);
+  const after = await setAvatarFile(tx, actor.id, sha256);
+  await announceAvatar(tx, after);
   return { user: after, previous: before.avatarFile };
 }
 
 /** The previous avatar's bytes go once nothing uses them. */
-function letGo(previous: string | null, current: string | null) {
-  if (previous !== null && previous !== current) removeFileIfUnused(previous);
+async function letGo(previous: string | null, current: string | null) {
+  if (previous !== null && previous !== current) await removeFileIfUnused(previous);
 }
 
 /** POST /users/me/avatar: exactly one image file. Answers the new avatar_url, as the original does. */
@@ -85,14 +85,14 @@ export async function uploadOwnAvatar(actor: User, files: readonly File[]): Prom
   checkAvatarImage(bytes);
   const stored = await storeFileBytes(bytes);
   const { user, previous } = await writePointingAt(bytes, () => write((tx) => changeAvatar(tx, actor, stored.sha256)));
-  letGo(previous, stored.sha256);
+  await letGo(previous, stored.sha256);
   return { avatar_url: avatarUrl(user) };
 }
 
 /** DELETE /users/me/avatar: back to the Gravatar; answers its URL, as the original does. */
-export function removeOwnAvatar(actor: User): { avatar_url: string } {
+export async function removeOwnAvatar(actor: User): Promise<{ avatar_url: string }> {
   refuseBots(actor);
-  const { user, previous } = write((tx) => changeAvatar(tx, actor, null));
-  letGo(previous, null);
+  const { user, previous } = await write((tx) => changeAvatar(tx, actor, null));
+  await letGo(previous, null);
   return { avatar_url: avatarUrl(user) };
 }

@@ -32,31 +32,31 @@ function parseStorage(text: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
-export function updateBotStorage(bot: User, storageText: string) {
+export async function updateBotStorage(bot: User, storageText: string) {
   requireBot(bot);
   const storage = parseStorage(storageText);
   const entries: StorageEntry[] = Object.entries(storage).map(([key, value]) => ({ key, value }));
   // SQLite's length(), which measures what is stored, stops at NUL; the reference's database refuses it too.
   if (entries.some(({ key, value }) => key.includes("\u0000") || value.includes("\u0000"))) throw badRequest("Keys and values must not contain null bytes.");
   const added = entries.reduce((sum, { key, value }) => sum + characters(key) + characters(value), 0);
-  write((tx) => {
+  await write(async (tx) => {
     const keys = entries.map((entry) => entry.key);
-    const size = botStorageSize(tx, bot.id) - botStorageSize(tx, bot.id, keys) + added;
+    const size = (await botStorageSize(tx, bot.id)) - (await botStorageSize(tx, bot.id, keys)) + added;
     if (size > BOT_STORAGE_LIMIT) {
       throw badRequest(`Request exceeds storage limit by ${size - BOT_STORAGE_LIMIT} characters. The limit is ${BOT_STORAGE_LIMIT} characters.`);
     }
-    putBotStorage(tx, bot.id, entries);
+    await putBotStorage(tx, bot.id, entries);
   });
 }
 
 /** Removes these keys (all or nothing: one the bot lacks refuses the request), or everything. */
-export function removeBotStorage(bot: User, keys: string[] | undefined) {
+export async function removeBotStorage(bot: User, keys: string[] | undefined) {
   requireBot(bot);
-  write((tx) => {
+  await write(async (tx) => {
     if (keys !== undefined) {
       const unique = [...new Set(keys)];
-      if (listBotStorage(tx, bot.id, unique).length < unique.length) throw badRequest(KEY_DOES_NOT_EXIST);
+      if ((await listBotStorage(tx, bot.id, unique)).length < unique.length) throw badRequest(KEY_DOES_NOT_EXIST);
     }
-    deleteBotStorage(tx, bot.id, keys);
+    await deleteBotStorage(tx, bot.id, keys);
   });
 }

@@ -76,23 +76,23 @@ function checkPayloadUrl(raw: string | undefined, realmUrl: string): string {
 }
 
 /** POST /bots: a member creates a bot they own; its owner and the administrators get its details. */
-export const createBot = (actor: User, input: NewBotInput): ApiBot => write((tx) => addBot(tx, actor, input));
+export const createBot = (actor: User, input: NewBotInput): Promise<ApiBot> => write((tx) => addBot(tx, actor, input));
 
-export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
+export async function addBot(tx: Tx, actor: User, input: NewBotInput): Promise<ApiBot> {
   requireHumanMember(actor, "create bots");
-  const realm = getRealm(tx);
-  requireBotCreationPermission(tx, actor, realm, input.botType);
+  const realm = await getRealm(tx);
+  await requireBotCreationPermission(tx, actor, realm, input.botType);
   checkBotType(input.botType);
   checkInterfaceType(input.interfaceType);
   const fullName = checkFullName(input.fullName);
   const email = `${checkShortName(input.shortName)}-bot@${realmHost(realm)}`;
   const payloadUrl = input.botType === BotType.OUTGOING_WEBHOOK ? checkPayloadUrl(input.payloadUrl, realm.url) : null;
-  if (findUserByEmail(tx, email)) throw badRequest("Username already in use");
-  if (findActiveUserByFullName(tx, fullName)) throw badRequest(`Name is already in use: someone active is called '${fullName}'.`);
-  const bot = addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash: null, isBot: true, botType: input.botType, botOwnerId: actor.id });
-  const service = payloadUrl === null ? undefined : insertBotService(tx, { botId: bot.id, baseUrl: payloadUrl, token: randomToken(32), interface: input.interfaceType });
+  if (await findUserByEmail(tx, email)) throw badRequest("Username already in use");
+  if (await findActiveUserByFullName(tx, fullName)) throw badRequest(`Name is already in use: someone active is called '${fullName}'.`);
+  const bot = await addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash: null, isBot: true, botType: input.botType, botOwnerId: actor.id });
+  const service = payloadUrl === null ? undefined : await insertBotService(tx, { botId: bot.id, baseUrl: payloadUrl, token: randomToken(32), interface: input.interfaceType });
   const shape = botToApi(bot, service);
-  tx.emit({ type: "realm_bot", op: "add", bot: shape }, botAdministratorIds(tx, bot));
+  tx.emit({ type: "realm_bot", op: "add", bot: shape }, await botAdministratorIds(tx, bot));
   return shape;
 }
 
@@ -101,12 +101,12 @@ export function addBot(tx: Tx, actor: User, input: NewBotInput): ApiBot {
  * The old key stops working with this commit (the verified-credentials cache is dropped at
  * every write); a deactivated bot's key may be replaced too, as in the original.
  */
-export function regenerateBotApiKey(actor: User, botId: number): { api_key: string } {
-  return write((tx) => {
-    const bot = accessBot(tx, actor, botId);
+export function regenerateBotApiKey(actor: User, botId: number): Promise<{ api_key: string }> {
+  return write(async (tx) => {
+    const bot = await accessBot(tx, actor, botId);
     const apiKey = randomToken(32);
-    setApiKey(tx, bot.id, apiKey);
-    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAdministratorIds(tx, bot));
+    await setApiKey(tx, bot.id, apiKey);
+    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, await botAdministratorIds(tx, bot));
     return { api_key: apiKey };
   });
 }

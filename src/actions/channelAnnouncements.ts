@@ -20,8 +20,8 @@ function privacyName(channel: Channel): string {
   return channel.historyPublicToSubscribers ? "Private, shared history" : "Private, protected history";
 }
 
-export function notificationBot(tx: Tx): User {
-  const bot = findUserByEmail(tx, `notification-bot@${realmHost(getRealm(tx))}`);
+export async function notificationBot(tx: Tx): Promise<User> {
+  const bot = await findUserByEmail(tx, `notification-bot@${realmHost(await getRealm(tx))}`);
   if (!bot) throw new Error("The notification bot is missing");
   return bot;
 }
@@ -34,18 +34,18 @@ const post = (tx: Tx, bot: User, to: number, topic: string, content: string) =>
  * `announce`, the organization's new-channel announcements channel (if it has one) is told of
  * the new public channels. Private channels are never announced, so their names stay private.
  */
-export function postChannelAnnouncements(tx: Tx, creator: User, created: Channel[], announce: boolean) {
+export async function postChannelAnnouncements(tx: Tx, creator: User, created: Channel[], announce: boolean) {
   if (created.length === 0) return;
-  const bot = notificationBot(tx);
+  const bot = await notificationBot(tx);
   for (const channel of created) {
     const description = channel.description === "" ? "*No description.*" : channel.description;
-    post(tx, bot, channel.id, CHANNEL_EVENTS_TOPIC, `**${privacyName(channel)}** channel created by ${silentMention(creator)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``);
+    await post(tx, bot, channel.id, CHANNEL_EVENTS_TOPIC, `**${privacyName(channel)}** channel created by ${silentMention(creator)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``);
   }
-  const announcementsId = getRealm(tx).settings.new_stream_announcements_stream_id;
-  const announcements = announcementsId === null ? undefined : findChannelById(tx, announcementsId);
+  const announcementsId = (await getRealm(tx)).settings.new_stream_announcements_stream_id;
+  const announcements = announcementsId === null ? undefined : await findChannelById(tx, announcementsId);
   const announced = created.filter((channel) => !channel.inviteOnly);
   if (!announce || !announcements || announcements.isArchived || announced.length === 0) return;
   const links = announced.map((channel) => `#**${channel.name}**`).join(", ");
   const content = announced.length > 1 ? `${silentMention(creator)} created the following channels: ${links}.` : `${silentMention(creator)} created a new channel ${links}.`;
-  post(tx, bot, announcements.id, NEW_CHANNELS_TOPIC, content);
+  await post(tx, bot, announcements.id, NEW_CHANNELS_TOPIC, content);
 }

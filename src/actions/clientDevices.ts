@@ -21,23 +21,23 @@ function checkHuman(user: User) {
   if (user.isBot) throw badRequest("This endpoint does not accept bot requests.");
 }
 
-function accessOwnDevice(tx: Tx, user: User, deviceId: number): ClientDevice {
-  const device = findOwnClientDevice(tx, user.id, deviceId);
+async function accessOwnDevice(tx: Tx, user: User, deviceId: number): Promise<ClientDevice> {
+  const device = await findOwnClientDevice(tx, user.id, deviceId);
   if (!device) throw badRequest(INVALID_DEVICE);
   return device;
 }
 
-export function registerClientDevice(user: User): number {
+export async function registerClientDevice(user: User): Promise<number> {
   checkHuman(user);
-  return write((tx) => {
-    if (countClientDevices(tx, user.id) >= MAX_DEVICES_PER_USER) throw badRequest(`Too many devices registered (limit: ${MAX_DEVICES_PER_USER}); remove unused ones first.`);
-    return insertClientDevice(tx, user.id, now()).id;
+  return write(async (tx) => {
+    if ((await countClientDevices(tx, user.id)) >= MAX_DEVICES_PER_USER) throw badRequest(`Too many devices registered (limit: ${MAX_DEVICES_PER_USER}); remove unused ones first.`);
+    return (await insertClientDevice(tx, user.id, now())).id;
   });
 }
 
-export function removeClientDevice(user: User, deviceId: number) {
+export async function removeClientDevice(user: User, deviceId: number) {
   checkHuman(user);
-  write((tx) => deleteClientDevice(tx, accessOwnDevice(tx, user, deviceId).id));
+  await write(async (tx) => deleteClientDevice(tx, (await accessOwnDevice(tx, user, deviceId)).id));
 }
 
 export interface PushRegistrationInput {
@@ -96,14 +96,14 @@ function tokenChanges(input: PushRegistrationInput): PushRegistrationChanges {
  * Registers the device for end-to-end-encrypted push, or rotates its key or its token. The
  * first registration needs both groups, as the reference documents.
  */
-export function registerPushDevice(user: User, input: PushRegistrationInput) {
+export async function registerPushDevice(user: User, input: PushRegistrationInput) {
   checkHuman(user);
   const groups = givenGroups(input);
   const changes: PushRegistrationChanges = { ...(groups.key ? keyChanges(input) : {}), ...(groups.token ? tokenChanges(input) : {}) };
-  write((tx) => {
-    const device = accessOwnDevice(tx, user, input.deviceId);
+  await write(async (tx) => {
+    const device = await accessOwnDevice(tx, user, input.deviceId);
     const registered = device.pushKey !== null || device.tokenId !== null;
     if (!registered && !(groups.key && groups.token)) throw badRequest("The first registration of a device needs both the push key fields and the token fields.");
-    updateClientDevice(tx, device.id, { ...changes, pushRegistrationTime: now() });
+    await updateClientDevice(tx, device.id, { ...changes, pushRegistrationTime: now() });
   });
 }

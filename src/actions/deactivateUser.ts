@@ -27,11 +27,15 @@ import { usersWhoCanSee } from "../access/userAccess";
 const MAX_COMMENT_LENGTH = 2000;
 
 /** Subscriber lists leave deactivated users out, so those who see the lists are told (reference: feature level 377). */
-function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_remove") {
-  const channels = [...activeChannelIdsOfUser(tx, account.id)].map((id) => findChannelById(tx, id)).filter((channel): channel is Channel => channel !== undefined);
+async function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_remove") {
+  const channels: Channel[] = [];
+  for (const id of await activeChannelIdsOfUser(tx, account.id)) {
+    const channel = await findChannelById(tx, id);
+    if (channel !== undefined) channels.push(channel);
+  }
   if (channels.length === 0) return;
   const byChannel = groupByChannel(channels.map((channel) => ({ user: account, channel })));
-  emitPeerEvents(tx, op, byChannel, activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
+  await emitPeerEvents(tx, op, byChannel, await activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
 }
 
 /**
@@ -39,28 +43,28 @@ function announceSubscriberChange(tx: Tx, account: User, op: "peer_add" | "peer_
  * from every group on the realm_user event; the rest are told group by group, and on return
  * everyone is (reference: user_group add_members/remove_members, feature level 303).
  */
-function announceGroupMembership(tx: Tx, account: User, isActive: boolean) {
-  const groupIds = namedGroupIdsOfMember(tx, account.id);
-  const audience = isActive ? userGroupAudience(tx) : splitAudienceByAccess(tx, account, getRealm(tx)).notSeeing.map((viewer) => viewer.id);
+async function announceGroupMembership(tx: Tx, account: User, isActive: boolean) {
+  const groupIds = await namedGroupIdsOfMember(tx, account.id);
+  const audience = isActive ? await userGroupAudience(tx) : (await splitAudienceByAccess(tx, account, await getRealm(tx))).notSeeing.map((viewer) => viewer.id);
   if (audience.length === 0) return;
   for (const groupId of groupIds) tx.emit({ type: "user_group", op: isActive ? "add_members" : "remove_members", group_id: groupId, user_ids: [account.id] }, audience);
 }
 
-function setActive(tx: Tx, account: User, isActive: boolean) {
-  setUserActive(tx, account.id, isActive);
+async function setActive(tx: Tx, account: User, isActive: boolean) {
+  await setUserActive(tx, account.id, isActive);
   const changed = { ...account, isActive };
   // The reference sends the subscriber change before the realm_user event.
-  announceSubscriberChange(tx, changed, isActive ? "peer_add" : "peer_remove");
-  tx.emit({ type: "realm_user", op: "update", person: { user_id: account.id, is_active: isActive } }, usersWhoCanSee(tx, changed));
-  announceGroupMembership(tx, changed, isActive);
-  if (account.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: account.id, is_active: isActive } }, botAdministratorIds(tx, changed));
+  await announceSubscriberChange(tx, changed, isActive ? "peer_add" : "peer_remove");
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: account.id, is_active: isActive } }, await usersWhoCanSee(tx, changed));
+  await announceGroupMembership(tx, changed, isActive);
+  if (account.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: account.id, is_active: isActive } }, await botAdministratorIds(tx, changed));
 }
 
 /** Deactivates an account and, for a person, their active bots first; returns every account deactivated. */
-function deactivateWithBots(tx: Tx, account: User): number[] {
-  const bots = account.isBot ? [] : listBotsOwnedBy(tx, account.id, { activeOnly: true });
-  for (const bot of bots) setActive(tx, bot, false);
-  setActive(tx, account, false);
+async function deactivateWithBots(tx: Tx, account: User): Promise<number[]> {
+  const bots = account.isBot ? [] : await listBotsOwnedBy(tx, account.id, { activeOnly: true });
+  for (const bot of bots) await setActive(tx, bot, false);
+  await setActive(tx, account, false);
   return [...bots.map((bot) => bot.id), account.id];
 }
 
@@ -69,16 +73,16 @@ function endEventQueues(accountIds: number[]) {
   for (const id of accountIds) dropQueuesOfUser(id);
 }
 
-function checkNotLastOwner(tx: Tx, target: User, extra: Record<string, unknown> = {}) {
-  if (isOwner(target.role) && countActiveOwners(tx) <= 1) throw badRequest("Cannot deactivate the only organization owner", extra);
+async function checkNotLastOwner(tx: Tx, target: User, extra: Record<string, unknown> = {}) {
+  if (isOwner(target.role) && (await countActiveOwners(tx)) <= 1) throw badRequest("Cannot deactivate the only organization owner", extra);
 }
 
 /** The notification e-mail (spec 4.16), queued in the same transaction for the mail sender. */
-function queueNotificationEmail(tx: Tx, target: User, comment: string) {
+async function queueNotificationEmail(tx: Tx, target: User, comment: string) {
   if (!target.deliveryEmail) return;
-  const realm = getRealm(tx);
+  const realm = await getRealm(tx);
   const payload = { user_id: target.id, to: target.deliveryEmail, full_name: target.fullName, realm_name: realm.name, realm_url: realm.url, comment: comment === "" ? null : comment };
-  enqueueOutbox(tx, { kind: "account_deactivated_email", payload }, now());
+  await enqueueOutbox(tx, { kind: "account_deactivated_email", payload }, now());
 }
 
 /**
@@ -86,38 +90,38 @@ function queueNotificationEmail(tx: Tx, target: User, comment: string) {
  * /bots/{id}, as in the reference); only owners deactivate owners, and never the last one.
  * A comment that is not null asks for the notification e-mail, with its text if not empty.
  */
-export function deactivateUser(actor: User, userId: number, notificationComment: string | undefined) {
+export async function deactivateUser(actor: User, userId: number, notificationComment: string | undefined) {
   requireAccountAdministrator(actor, "deactivate users");
   const comment = notificationComment?.trim();
   if (comment !== undefined && comment.length > MAX_COMMENT_LENGTH) throw badRequest(`Deactivation notification comment too long: at most ${MAX_COMMENT_LENGTH} characters.`);
-  const deactivated = write((tx) => {
-    const target = accessUser(tx, userId, { allowDeactivated: true, allowBots: false });
+  const deactivated = await write(async (tx) => {
+    const target = await accessUser(tx, userId, { allowDeactivated: true, allowBots: false });
     if (!target.isActive) throw badRequest("User is already deactivated");
     if (isOwner(target.role) && !isOwner(actor.role)) throw ownerRequired();
-    checkNotLastOwner(tx, target);
-    const accounts = deactivateWithBots(tx, target);
-    if (comment !== undefined) queueNotificationEmail(tx, target, comment);
+    await checkNotLastOwner(tx, target);
+    const accounts = await deactivateWithBots(tx, target);
+    if (comment !== undefined) await queueNotificationEmail(tx, target, comment);
     return accounts;
   });
   endEventQueues(deactivated);
 }
 
 /** DELETE /users/me: anyone may leave, except the last owner and the last person. */
-export function deactivateOwnAccount(actor: User) {
-  const deactivated = write((tx) => {
-    const self = findUserById(tx, actor.id) ?? actor;
-    const activeHumans = countActiveHumans(tx);
+export async function deactivateOwnAccount(actor: User) {
+  const deactivated = await write(async (tx) => {
+    const self = (await findUserById(tx, actor.id)) ?? actor;
+    const activeHumans = await countActiveHumans(tx);
     if (!self.isBot && activeHumans <= 1) throw badRequest("Cannot deactivate the only user", { entity: "user", is_last_owner: false });
-    checkNotLastOwner(tx, self, { entity: "organization owner", is_last_owner: true });
+    await checkNotLastOwner(tx, self, { entity: "organization owner", is_last_owner: true });
     return deactivateWithBots(tx, self);
   });
   endEventQueues(deactivated);
 }
 
 /** DELETE /bots/{bot_id}: the bot's owner or an administrator. */
-export function deactivateBot(actor: User, botId: number) {
-  const deactivated = write((tx) => {
-    const bot = accessBot(tx, actor, botId);
+export async function deactivateBot(actor: User, botId: number) {
+  const deactivated = await write(async (tx) => {
+    const bot = await accessBot(tx, actor, botId);
     if (!bot.isActive) throw badRequest("This bot is already deactivated.");
     return deactivateWithBots(tx, bot);
   });
@@ -128,15 +132,15 @@ export function deactivateBot(actor: User, botId: number) {
  * POST /users/{user_id}/reactivate: administrators bring back a person or a bot; only owners
  * bring back owners. A bot whose owner is deactivated stays down until its owner returns.
  */
-export function reactivateUser(actor: User, userId: number) {
+export async function reactivateUser(actor: User, userId: number) {
   requireAdministrator(actor, "reactivate users");
-  write((tx) => {
-    const target = accessUser(tx, userId, { allowDeactivated: true });
+  await write(async (tx) => {
+    const target = await accessUser(tx, userId, { allowDeactivated: true });
     if (target.isSystemBot) throw badRequest("No such user");
     if (target.isActive) throw badRequest("User is already active");
     if (isOwner(target.role) && !isOwner(actor.role)) throw ownerRequired();
-    const owner = target.isBot && target.botOwnerId !== null ? findUserById(tx, target.botOwnerId) : undefined;
+    const owner = target.isBot && target.botOwnerId !== null ? await findUserById(tx, target.botOwnerId) : undefined;
     if (owner && !owner.isActive) throw badRequest("This bot's owner is deactivated: reactivate the owner first.");
-    setActive(tx, target, true);
+    await setActive(tx, target, true);
   });
 }

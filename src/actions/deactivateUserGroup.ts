@@ -15,24 +15,24 @@ import { REALM_GROUP_SETTING_DEFAULTS, type RealmGroupSettingName } from "../mod
  */
 
 /** POST /user_groups/{id}/deactivate. */
-export function deactivateUserGroup(actor: User, groupId: number) {
-  write((tx) => deactivate(tx, accessUserGroupForUpdate(tx, actor, groupId)));
+export async function deactivateUserGroup(actor: User, groupId: number) {
+  await write(async (tx) => deactivate(tx, await accessUserGroupForUpdate(tx, actor, groupId)));
 }
 
-export function deactivate(tx: Tx, group: UserGroup) {
+export async function deactivate(tx: Tx, group: UserGroup) {
   if (group.deactivated) throw badRequest("User group is already deactivated.");
-  const objections = usesOf(tx, group.id);
+  const objections = await usesOf(tx, group.id);
   if (objections.length > 0) throw new ApiError("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.", { objections });
-  setDeactivated(tx, group, true);
+  await setDeactivated(tx, group, true);
 }
 
-export function reactivate(tx: Tx, group: UserGroup) {
-  setDeactivated(tx, group, false);
+export async function reactivate(tx: Tx, group: UserGroup) {
+  await setDeactivated(tx, group, false);
 }
 
-function setDeactivated(tx: Tx, group: UserGroup, deactivated: boolean) {
-  setUserGroupDeactivated(tx, group.id, deactivated);
-  tx.emit({ type: "user_group", op: "update", group_id: group.id, data: { deactivated } }, userGroupAudience(tx));
+async function setDeactivated(tx: Tx, group: UserGroup, deactivated: boolean) {
+  await setUserGroupDeactivated(tx, group.id, deactivated);
+  tx.emit({ type: "user_group", op: "update", group_id: group.id, data: { deactivated } }, await userGroupAudience(tx));
 }
 
 type Objection =
@@ -46,22 +46,22 @@ type Objection =
  * permission of the realm, of a channel not archived, or of another active group, directly
  * or inside an anonymous value.
  */
-function usesOf(db: Reader, groupId: number): Objection[] {
+async function usesOf(db: Reader, groupId: number): Promise<Objection[]> {
   const objections: Objection[] = [];
-  const supergroups = supergroupsOf(db, groupId);
+  const supergroups = await supergroupsOf(db, groupId);
   const activeSupergroupIds = supergroups.filter((row) => row.named && !row.deactivated).map((row) => row.id);
   if (activeSupergroupIds.length > 0) objections.push({ type: "subgroup", supergroup_ids: activeSupergroupIds.sort((a, b) => a - b) });
   // The setting values that hold the group: the group itself, or an anonymous value naming it.
   const holders = [groupId, ...supergroups.filter((row) => !row.named).map((row) => row.id)];
 
-  const realmSettings = getRealm(db).settings;
+  const realmSettings = (await getRealm(db)).settings;
   const realmUses = (Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[]).filter((setting) => holders.includes(realmSettings[setting]));
   if (realmUses.length > 0) objections.push({ type: "realm", settings: realmUses.sort() });
 
-  for (const [channelId, settings] of activeChannelSettingsHolding(db, holders)) {
+  for (const [channelId, settings] of await activeChannelSettingsHolding(db, holders)) {
     objections.push({ type: "channel", channel_id: channelId, settings });
   }
-  for (const [otherId, settings] of otherActiveGroupSettingsHolding(db, groupId, holders)) {
+  for (const [otherId, settings] of await otherActiveGroupSettingsHolding(db, groupId, holders)) {
     objections.push({ type: "user_group", group_id: otherId, settings });
   }
   return objections;

@@ -43,19 +43,19 @@ export async function deleteTopic(user: User, channelId: number, topicName: stri
   let below = Number.MAX_SAFE_INTEGER;
   try {
     // One batch per transaction, each with its event (the reference's batches).
-    return await writeInSlices((tx) => {
+    return await writeInSlices(async (tx) => {
       // Checked again per batch: the caller's access may change between batches.
-      const { channel, viewer } = accessChannel(tx, user, channelId, "content");
-      const topicKey = topicKeyOf(topicFromClient(topicName, getRealm(tx).settings.empty_topic_display_name));
-      const batch = topicMessagesBelow(tx, channel.id, topicKey, below, limits.batchSize);
+      const { channel, viewer } = await accessChannel(tx, user, channelId, "content");
+      const topicKey = topicKeyOf(topicFromClient(topicName, (await getRealm(tx)).settings.empty_topic_display_name));
+      const batch = await topicMessagesBelow(tx, channel.id, topicKey, below, limits.batchSize);
       if (batch.length > 0) below = batch[batch.length - 1].id;
       // In a channel with protected history an administrator deletes only what they may read.
-      deleteMessages(tx, user, batch.filter(readableBy(tx, viewer, batch)), channel);
+      await deleteMessages(tx, user, batch.filter(await readableBy(tx, viewer, batch)), channel);
       if (batch.length < limits.batchSize) return { complete: true };
       return Date.now() >= deadline ? { complete: false } : undefined;
     });
   } finally {
     // The uploads only these messages linked go once their rows are gone.
-    removeFilesNoLongerUsed();
+    await removeFilesNoLongerUsed();
   }
 }

@@ -22,8 +22,8 @@ export interface DraftInput {
 const draftDoesNotExist = () => new ApiError("BAD_REQUEST", "Draft does not exist", {}, { status: 404 });
 
 /** Drafts are synchronized only for users who want it (enable_drafts_synchronization, spec 2.11). */
-function requireSynchronization(db: Reader, actor: User) {
-  const settings = findUserById(db, actor.id)?.settings ?? actor.settings;
+async function requireSynchronization(db: Reader, actor: User) {
+  const settings = (await findUserById(db, actor.id))?.settings ?? actor.settings;
   if (settings.enable_drafts_synchronization === false) throw badRequest("User has disabled synchronizing drafts.");
 }
 
@@ -32,19 +32,19 @@ function requireSynchronization(db: Reader, actor: User) {
  * channel the user may reach; a direct one names users that exist; an unaddressed one keeps
  * nothing but its content. Topics are cut to the topic limit, as the reference does.
  */
-function checkDraft(db: Reader, actor: User, input: DraftInput, checked = new Checked(db, actor)): DraftFields {
+async function checkDraft(db: Reader, actor: User, input: DraftInput, checked = new Checked(db, actor)): Promise<DraftFields> {
   const content = normalizeContent(input.content);
   const timestamp = input.timestamp === undefined ? now() : Math.floor(input.timestamp);
   if (timestamp < 0) throw badRequest("Timestamp must not be negative.");
   if (input.type === "stream") {
     if (input.to.length !== 1) throw badRequest("Must specify exactly 1 channel ID for channel messages");
     if (input.topic.includes("\u0000")) throw badRequest("Topic must not contain null bytes");
-    const channelId = checked.channel(input.to[0]);
+    const channelId = await checked.channel(input.to[0]);
     const topic = [...input.topic.trim()].slice(0, MAX_TOPIC_LENGTH).join("");
     return { type: "stream", to: [channelId], topic, content, timestamp };
   }
   const to = input.type === "private" ? [...new Set(input.to)].sort((a, b) => a - b) : [];
-  for (const userId of to) checked.user(userId);
+  for (const userId of to) await checked.user(userId);
   // A direct draft to nobody is an unaddressed draft, as in the reference.
   return { type: to.length > 0 ? "private" : "", to, topic: "", content, timestamp };
 }
@@ -63,47 +63,49 @@ class Checked {
   ) {}
 
   /** The channel's ID, if the actor may reach it. */
-  channel(channelId: number): number {
+  async channel(channelId: number): Promise<number> {
     let id = this.channels.get(channelId);
-    if (id === undefined) this.channels.set(channelId, (id = accessChannel(this.db, this.actor, channelId, "content").channel.id));
+    if (id === undefined) this.channels.set(channelId, (id = (await accessChannel(this.db, this.actor, channelId, "content")).channel.id));
     return id;
   }
 
-  user(userId: number) {
+  async user(userId: number) {
     if (this.users.has(userId)) return;
-    accessUser(this.db, userId);
+    await accessUser(this.db, userId);
     this.users.add(userId);
   }
 }
 
 /** POST /drafts: all or none; the user's clients learn of them in one event. */
-export function createDrafts(actor: User, inputs: DraftInput[]): number[] {
-  return write((tx) => {
-    requireSynchronization(tx, actor);
+export function createDrafts(actor: User, inputs: DraftInput[]): Promise<number[]> {
+  return write(async (tx) => {
+    await requireSynchronization(tx, actor);
     const checked = new Checked(tx, actor);
-    const created = insertDrafts(tx, actor.id, inputs.map((input) => checkDraft(tx, actor, input, checked))).map(draftToApi);
+    const drafts: DraftFields[] = [];
+    for (const input of inputs) drafts.push(await checkDraft(tx, actor, input, checked));
+    const created = (await insertDrafts(tx, actor.id, drafts)).map(draftToApi);
     if (created.length > 0) tx.emit({ type: "drafts", op: "add", drafts: created }, [actor.id]);
     return created.map((draft) => draft.id);
   });
 }
 
 /** PATCH /drafts/{id}: the draft is replaced whole. */
-export function editDraft(actor: User, draftId: number, input: DraftInput) {
-  write((tx) => {
-    requireSynchronization(tx, actor);
-    const draft = findDraft(tx, actor.id, draftId);
+export async function editDraft(actor: User, draftId: number, input: DraftInput) {
+  await write(async (tx) => {
+    await requireSynchronization(tx, actor);
+    const draft = await findDraft(tx, actor.id, draftId);
     if (!draft) throw draftDoesNotExist();
-    const edited = replaceDraft(tx, draft.id, checkDraft(tx, actor, input));
+    const edited = await replaceDraft(tx, draft.id, await checkDraft(tx, actor, input));
     tx.emit({ type: "drafts", op: "update", draft: draftToApi(edited) }, [actor.id]);
   });
 }
 
 /** DELETE /drafts/{id}: allowed even with synchronization off, as in the reference. */
-export function removeDraft(actor: User, draftId: number) {
-  write((tx) => {
-    const draft = findDraft(tx, actor.id, draftId);
+export async function removeDraft(actor: User, draftId: number) {
+  await write(async (tx) => {
+    const draft = await findDraft(tx, actor.id, draftId);
     if (!draft) throw draftDoesNotExist();
-    deleteDraft(tx, draft.id);
+    await deleteDraft(tx, draft.id);
     tx.emit({ type: "drafts", op: "remove", draft_id: draft.id }, [actor.id]);
   });
 }

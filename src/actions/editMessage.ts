@@ -35,9 +35,9 @@ const MOVE_STEP = 50;
 
 export async function editMessage(user: User, messageId: number, input: EditMessageInput) {
   // Rendering is the slow part of a content edit; it happens before the write lock is taken.
-  const content = input.content === undefined ? undefined : read((db) => prepareContent(db, user, messageId, input.content!));
+  const content = input.content === undefined ? undefined : await read((db) => prepareContent(db, user, messageId, input.content!));
   const moving = input.topic !== undefined || input.streamId !== undefined;
-  if (!moving || input.propagateMode === "change_one") write((tx) => applyEdit(tx, planEdit(tx, user, messageId, input, content)));
+  if (!moving || input.propagateMode === "change_one") await write(async (tx) => applyEdit(tx, await planEdit(tx, user, messageId, input, content)));
   else await moveMany(user, messageId, input, content);
   return { detached_uploads: [] };
 }
@@ -53,10 +53,10 @@ export async function editMessage(user: User, messageId: number, input: EditMess
 async function moveMany(user: User, messageId: number, input: EditMessageInput, content: ContentChange | undefined) {
   const whole = await wholeTopic(user, messageId, input, content);
   let done = false;
-  await writeInSlices((tx, slice) => {
+  await writeInSlices(async (tx, slice) => {
     while (!done && !slice.over) {
-      const plan = planEdit(tx, user, messageId, input, content, { step: MOVE_STEP, total: whole.length });
-      applyEdit(tx, plan);
+      const plan = await planEdit(tx, user, messageId, input, content, { step: MOVE_STEP, total: whole.length });
+      await applyEdit(tx, plan);
       done = plan.move!.last;
     }
     return done || undefined;
@@ -70,12 +70,12 @@ async function moveMany(user: User, messageId: number, input: EditMessageInput, 
 async function wholeTopic(user: User, messageId: number, input: EditMessageInput, content: ContentChange | undefined): Promise<TopicMessage[]> {
   const whole: TopicMessage[] = [];
   let next: number | undefined;
-  return readInSlices((db, slice) => {
-    const plan = planEdit(db, user, messageId, input, content);
+  return readInSlices(async (db, slice) => {
+    const plan = await planEdit(db, user, messageId, input, content);
     const { target, viewer, fromChannel, realm, editTime, move } = plan;
     next ??= input.propagateMode === "change_later" ? target.id : 0;
     while (!slice.over) {
-      const part = readableMessagesInTopic(db, viewer, fromChannel!, target.topicKey, { fromId: next, limit: TOPIC_STEP });
+      const part = await readableMessagesInTopic(db, viewer, fromChannel!, target.topicKey, { fromId: next, limit: TOPIC_STEP });
       whole.push(...part);
       if (part.length < TOPIC_STEP) {
         if (input.propagateMode === "change_all") checkWholeTopicWithinLimits(viewer, whole, realm.settings, { topic: move!.topic !== undefined, channel: move!.toChannel.id !== fromChannel!.id }, editTime);
@@ -90,11 +90,11 @@ async function wholeTopic(user: User, messageId: number, input: EditMessageInput
 /** Messages of a topic read per step when looking at a whole topic. */
 const TOPIC_STEP = 1000;
 
-function prepareContent(db: Reader, user: User, messageId: number, raw: string): ContentChange {
-  accessMessage(db, user, messageId, { modifying: true });
+async function prepareContent(db: Reader, user: User, messageId: number, raw: string): Promise<ContentChange> {
+  await accessMessage(db, user, messageId, { modifying: true });
   // Emptying a message leaves a visible trace, as in the reference, rather than an empty message.
   const content = normalizeContent(raw.trim() === "" ? "(deleted)" : raw);
-  return { content, rendered: renderForSending(db, user, getRealm(db), content) };
+  return { content, rendered: await renderForSending(db, user, await getRealm(db), content) };
 }
 
 /** Whether going from one topic name to the other only resolves or unresolves the topic. */
@@ -118,10 +118,10 @@ function newTopicOf(raw: string, settings: RealmSettings): string {
  * many: that many of the messages still to move, oldest first, or once fewer are left, all of
  * them with the chosen message (`last`). wholeTopic checks the whole move first.
  */
-function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageInput, prepared: ContentChange | undefined, batch?: { step: number; total: number }): EditPlan {
-  const realm = getRealm(tx);
+async function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageInput, prepared: ContentChange | undefined, batch?: { step: number; total: number }): Promise<EditPlan> {
+  const realm = await getRealm(tx);
   const editTime = now();
-  const { message, channel, viewer } = accessMessage(tx, user, messageId, { modifying: true });
+  const { message, channel, viewer } = await accessMessage(tx, user, messageId, { modifying: true });
   if (!channel && input.streamId !== undefined) throw badRequest("Direct messages cannot be moved to channels.");
   if (!channel && input.topic !== undefined) throw badRequest("Direct messages cannot have topics.");
 
@@ -139,7 +139,7 @@ function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageI
   const resolution = newTopic !== undefined && newChannelId === undefined ? resolutionChange(message.topic, newTopic) : null;
   if (newTopic !== undefined) checkCanChangeTopic(viewer, message, realm.settings, editTime, resolution !== null);
   if (newChannelId !== undefined) checkCanChangeChannel(viewer, message, realm.settings, editTime);
-  const toChannel = newChannelId === undefined ? channel : destination(tx, user, newChannelId);
+  const toChannel = newChannelId === undefined ? channel : await destination(tx, user, newChannelId);
 
   let moved: MessageRow[] = [message];
   let count = 1;
@@ -148,9 +148,9 @@ function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageI
     if (batch) {
       // Renamed in the same channel to a spelling of the same topic, moved messages still match it.
       const exceptTopic = newChannelId === undefined ? newTopic : undefined;
-      const next = readableMessagesInTopic(tx, viewer, channel!, message.topicKey, { fromId, except: message.id, exceptTopic, limit: batch.step });
+      const next = await readableMessagesInTopic(tx, viewer, channel!, message.topicKey, { fromId, except: message.id, exceptTopic, limit: batch.step });
       // The chosen message comes along once the rest fits in this step (a small move is one step).
-      moved = messageRowsByIds(tx, [...next.map((one) => one.id), ...(next.length < batch.step ? [message.id] : [])]);
+      moved = await messageRowsByIds(tx, [...next.map((one) => one.id), ...(next.length < batch.step ? [message.id] : [])]);
       count = batch.total;
     }
   }
@@ -169,8 +169,8 @@ function planEdit(tx: Reader, user: User, messageId: number, input: EditMessageI
 }
 
 /** The channel messages move to: one the mover may read and post in, not archived. */
-function destination(tx: Reader, user: User, channelId: number): Channel {
-  const { channel, viewer } = accessChannel(tx, user, channelId, "content");
+async function destination(tx: Reader, user: User, channelId: number): Promise<Channel> {
+  const { channel, viewer } = await accessChannel(tx, user, channelId, "content");
   if (channel.isArchived) throw badRequest("Invalid channel ID");
   if (!viewer.groupIds.has(channel.canSendMessageGroup)) throw badRequest("You do not have permission to post in this channel.");
   return channel;

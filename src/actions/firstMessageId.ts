@@ -8,9 +8,9 @@ import type { SendTx } from "../db/types";
  * first_message_id may change; everyone who may know the channel is told (spec 6, stream
  * update, from feature level 256).
  */
-export function refreshFirstMessageId(tx: SendTx, channel: Channel) {
-  const first = firstMessageIdIn(tx, channel.id);
+export async function refreshFirstMessageId(tx: SendTx, channel: Channel) {
+  const first = await firstMessageIdIn(tx, channel.id);
   if (first === channel.firstMessageId) return;
-  setFirstMessageId(tx, channel.id, first);
-  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: first }, channelAudience(tx, channel));
+  await setFirstMessageId(tx, channel.id, first);
+  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value: first }, await channelAudience(tx, channel));
 }

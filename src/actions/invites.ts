@@ -28,7 +28,7 @@ interface InvitationSettings {
   /** Validity when the request names none (INVITATION_LINK_VALIDITY_MINUTES). */
   defaultValidityMinutes: number;
   /** Whether invitation e-mails can go out now. */
-  mailConfigured: () => boolean;
+  mailConfigured: () => boolean | Promise<boolean>;
 }
 
 let settings: InvitationSettings = { defaultValidityMinutes: 14_400, mailConfigured: () => false };
@@ -66,16 +66,16 @@ function expiryOf(expiresInMinutes: number | null | undefined, at: number): numb
 }
 
 /** The checks both kinds share, in the reference's order: who, which role, then where to. */
-function checkOptions(tx: Tx, actor: User, options: InvitationOptions, multiuse: boolean, beforeTargets?: () => void) {
-  requireInvitePermission(tx, actor, multiuse);
+async function checkOptions(tx: Tx, actor: User, options: InvitationOptions, multiuse: boolean, beforeTargets?: () => void) {
+  await requireInvitePermission(tx, actor, multiuse);
   const role = checkInviteAs(actor, options.inviteAs);
   beforeTargets?.();
-  const streamIds = checkInviteChannels(tx, actor, options.streamIds);
-  const groupIds = checkInviteGroups(tx, actor, options.groupIds);
+  const streamIds = await checkInviteChannels(tx, actor, options.streamIds);
+  const groupIds = await checkInviteGroups(tx, actor, options.groupIds);
   return { role, streamIds, groupIds };
 }
 
-function storeInvite(tx: Tx, actor: User, options: InvitationOptions, checked: ReturnType<typeof checkOptions>, email: string | null, at: number): Invite {
+async function storeInvite(tx: Tx, actor: User, options: InvitationOptions, checked: Awaited<ReturnType<typeof checkOptions>>, email: string | null, at: number): Promise<Invite> {
   return insertInvite(tx, {
     isMultiuse: email === null,
     email,
@@ -91,13 +91,13 @@ function storeInvite(tx: Tx, actor: User, options: InvitationOptions, checked: R
   });
 }
 
-function announce(tx: Tx, invite: Pick<Invite, "invitedById">) {
-  tx.emit({ type: "invites_changed" }, inviteAudience(tx, invite));
+async function announce(tx: Tx, invite: Pick<Invite, "invitedById">) {
+  tx.emit({ type: "invites_changed" }, await inviteAudience(tx, invite));
 }
 
-function queueInvitationMail(tx: Tx, inviter: User, invite: Invite, at: number) {
-  const realm = getRealm(tx);
-  enqueueOutbox(
+async function queueInvitationMail(tx: Tx, inviter: User, invite: Invite, at: number) {
+  const realm = await getRealm(tx);
+  await enqueueOutbox(
     tx,
     {
       kind: "invitation_email",
@@ -138,12 +138,12 @@ export interface EmailInvitesResult {
  * does); addresses that already have an account are skipped and the rest invited, answered
  * with INVITATION_FAILED naming the skipped ones.
  */
-export function inviteByEmail(actor: User, rawEmails: string, options: InvitationOptions): EmailInvitesResult {
-  const handLinks = !settings.mailConfigured();
+export async function inviteByEmail(actor: User, rawEmails: string, options: InvitationOptions): Promise<EmailInvitesResult> {
+  const handLinks = !(await settings.mailConfigured());
   const at = now();
-  const outcome = write((tx) => {
+  const outcome = await write(async (tx) => {
     let addresses: string[] = [];
-    const checked = checkOptions(tx, actor, options, false, () => {
+    const checked = await checkOptions(tx, actor, options, false, () => {
       addresses = [...new Set(splitInviteeEmails(rawEmails).map(normalizeEmail))];
       if (addresses.length === 0) throw badRequest("You must specify at least one email address.");
       if (addresses.length > MAX_INVITEES_PER_REQUEST) throw badRequest(`Too many addresses: invite at most ${MAX_INVITEES_PER_REQUEST} at a time.`);
@@ -156,15 +156,15 @@ export function inviteByEmail(actor: User, rawEmails: string, options: Invitatio
     const links: Record<string, string> = {};
     let announced = false;
     for (const address of addresses) {
-      const existing = findUserByEmail(tx, address);
+      const existing = await findUserByEmail(tx, address);
       if (existing) {
         skipped.push(existing.isActive ? [address, "Already has an account.", false] : [address, "Account has been deactivated.", true]);
         continue;
       }
-      const invite = storeInvite(tx, actor, options, checked, address, at);
-      queueInvitationMail(tx, actor, invite, at);
-      links[address] = invitationLink(getRealm(tx).url, invite.key);
-      if (!announced) announce(tx, invite);
+      const invite = await storeInvite(tx, actor, options, checked, address, at);
+      await queueInvitationMail(tx, actor, invite, at);
+      links[address] = invitationLink((await getRealm(tx)).url, invite.key);
+      if (!announced) await announce(tx, invite);
       announced = true;
     }
     return { skipped, links };
@@ -184,33 +184,33 @@ export function inviteByEmail(actor: User, rawEmails: string, options: Invitatio
 const failureFields = (errors: Skipped[], sent: boolean) => ({ errors, sent_invitations: sent, daily_limit_reached: false, license_limit_reached: false });
 
 /** POST /invites/multiuse: a reusable link, answered with its URL. */
-export function createInviteLink(actor: User, options: Omit<InvitationOptions, "notifyReferrerOnJoin">): { invite_link: string } {
+export function createInviteLink(actor: User, options: Omit<InvitationOptions, "notifyReferrerOnJoin">): Promise<{ invite_link: string }> {
   const at = now();
-  return write((tx) => {
+  return write(async (tx) => {
     const full = { ...options, notifyReferrerOnJoin: false };
-    const invite = storeInvite(tx, actor, full, checkOptions(tx, actor, full, true), null, at);
-    announce(tx, invite);
-    return { invite_link: invitationLink(getRealm(tx).url, invite.key) };
+    const invite = await storeInvite(tx, actor, full, await checkOptions(tx, actor, full, true), null, at);
+    await announce(tx, invite);
+    return { invite_link: invitationLink((await getRealm(tx)).url, invite.key) };
   });
 }
 
 /** DELETE /invites/{id} and /invites/multiuse/{id}. */
-export function revokeInvite(actor: User, inviteId: number, multiuse: boolean) {
+export async function revokeInvite(actor: User, inviteId: number, multiuse: boolean) {
   const at = now();
-  write((tx) => {
-    const invite = accessInviteToManage(tx, actor, inviteId, multiuse, at);
-    setInviteStatus(tx, invite.id, "revoked");
-    announce(tx, invite);
+  await write(async (tx) => {
+    const invite = await accessInviteToManage(tx, actor, inviteId, multiuse, at);
+    await setInviteStatus(tx, invite.id, "revoked");
+    await announce(tx, invite);
   });
 }
 
 /** POST /invites/{id}/resend: the same link, mailed again; the expiry stays as it was. */
-export function resendInvite(actor: User, inviteId: number) {
+export async function resendInvite(actor: User, inviteId: number) {
   const at = now();
-  write((tx) => {
-    const invite = accessInviteToManage(tx, actor, inviteId, false, at);
-    queueInvitationMail(tx, actor, invite, at);
-    announce(tx, invite);
+  await write(async (tx) => {
+    const invite = await accessInviteToManage(tx, actor, inviteId, false, at);
+    await queueInvitationMail(tx, actor, invite, at);
+    await announce(tx, invite);
   });
 }
 
@@ -219,15 +219,15 @@ export function resendInvite(actor: User, inviteId: number) {
  * their audiences are told. Acceptance refuses them by time anyway; this keeps the status
  * honest for lists and tells clients showing pending invitations.
  */
-export function expireOverdueInvitations(at = now(), batchSize = 500): number {
+export async function expireOverdueInvitations(at = now(), batchSize = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const count = write((tx) => {
-      const overdue = overdueInvites(tx, at, batchSize);
+    const count = await write(async (tx) => {
+      const overdue = await overdueInvites(tx, at, batchSize);
       const audience = new Set<number>();
       for (const invite of overdue) {
-        setInviteStatus(tx, invite.id, "expired");
-        for (const id of inviteAudience(tx, invite)) audience.add(id);
+        await setInviteStatus(tx, invite.id, "expired");
+        for (const id of await inviteAudience(tx, invite)) audience.add(id);
       }
       if (audience.size > 0) tx.emit({ type: "invites_changed" }, [...audience]);
       return overdue.length;

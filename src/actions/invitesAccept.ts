@@ -35,15 +35,15 @@ export async function acceptInvitation(key: string, input: SignUp): Promise<User
   if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   // Hashing is slow and must not hold the write lock; the invitation is checked again inside.
   const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-  return write((tx) => {
-    const invite = usableInvitation(tx, key);
+  return write(async (tx) => {
+    const invite = await usableInvitation(tx, key);
     const email = invite.isMultiuse ? checkedAddress(input.email ?? "") : invite.email!;
-    if (findUserByEmail(tx, email)) throw badRequest("An account with this e-mail address already exists: sign in instead.");
-    const user = addAccount(tx, { email, fullName, role: invite.invitedAs as Role, passwordHash });
-    addSubscriptions(tx, invitedChannels(tx, invite), [user]);
-    joinGroups(tx, invite, user);
-    spendEmailInvitations(tx, email, user);
-    notifyReferrer(tx, invite, user);
+    if (await findUserByEmail(tx, email)) throw badRequest("An account with this e-mail address already exists: sign in instead.");
+    const user = await addAccount(tx, { email, fullName, role: invite.invitedAs as Role, passwordHash });
+    await addSubscriptions(tx, await invitedChannels(tx, invite), [user]);
+    await joinGroups(tx, invite, user);
+    await spendEmailInvitations(tx, email, user);
+    await notifyReferrer(tx, invite, user);
     return user;
   });
 }
@@ -55,38 +55,43 @@ function checkedAddress(raw: string): string {
 }
 
 /** The named channels plus, if asked, today's default channels; gone or archived ones are skipped. */
-function invitedChannels(tx: Tx, invite: Invite): Channel[] {
+async function invitedChannels(tx: Tx, invite: Invite): Promise<Channel[]> {
   const ids = new Set(invite.streamIds);
-  if (invite.includeRealmDefaultSubscriptions) for (const id of defaultChannelIds(tx)) ids.add(id);
-  return [...ids].map((id) => findChannelById(tx, id)).filter((channel): channel is Channel => channel !== undefined && !channel.isArchived);
+  if (invite.includeRealmDefaultSubscriptions) for (const id of await defaultChannelIds(tx)) ids.add(id);
+  const channels: Channel[] = [];
+  for (const id of ids) {
+    const channel = await findChannelById(tx, id);
+    if (channel !== undefined && !channel.isArchived) channels.push(channel);
+  }
+  return channels;
 }
 
 /** Named groups that still exist and are active; system groups follow the role instead. */
-function joinGroups(tx: Tx, invite: Invite, user: User) {
-  const audience = userGroupAudience(tx);
+async function joinGroups(tx: Tx, invite: Invite, user: User) {
+  const audience = await userGroupAudience(tx);
   for (const groupId of invite.groupIds) {
-    const group = findGroupById(tx, groupId);
+    const group = await findGroupById(tx, groupId);
     if (!group || group.name === null || group.isSystemGroup || group.deactivated) continue;
-    addGroupMembers(tx, groupId, [user.id]);
+    await addGroupMembers(tx, groupId, [user.id]);
     tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, audience);
   }
 }
 
 /** Every pending e-mail invitation to the address is spent: one account per address. */
-function spendEmailInvitations(tx: Tx, email: string, user: User) {
+async function spendEmailInvitations(tx: Tx, email: string, user: User) {
   const audience = new Set<number>();
-  for (const invite of pendingEmailInvitesTo(tx, email)) {
-    setInviteStatus(tx, invite.id, "accepted", user.id);
-    for (const id of inviteAudience(tx, invite)) audience.add(id);
+  for (const invite of await pendingEmailInvitesTo(tx, email)) {
+    await setInviteStatus(tx, invite.id, "accepted", user.id);
+    for (const id of await inviteAudience(tx, invite)) audience.add(id);
   }
   if (audience.size > 0) tx.emit({ type: "invites_changed" }, [...audience]);
 }
 
-function notifyReferrer(tx: Tx, invite: Invite, user: User) {
+async function notifyReferrer(tx: Tx, invite: Invite, user: User) {
   if (!invite.notifyReferrerOnJoin) return;
-  const referrer = findUserById(tx, invite.invitedById);
+  const referrer = await findUserById(tx, invite.invitedById);
   if (!referrer?.isActive || referrer.isBot) return;
-  const content = `${silentMention(user)} accepted your invitation to join ${getRealm(tx).name}!`;
-  sendMessageInTransaction(tx, notificationBot(tx), { type: "private", to: JSON.stringify([referrer.id]), content, client: "Internal", readBySender: false });
+  const content = `${silentMention(user)} accepted your invitation to join ${(await getRealm(tx)).name}!`;
+  await sendMessageInTransaction(tx, await notificationBot(tx), { type: "private", to: JSON.stringify([referrer.id]), content, client: "Internal", readBySender: false });
 }
 export { InvitationUnusable, type UnusableReason } from "../access/invites";

@@ -20,63 +20,63 @@ function checkDefinition(input: LinkifierInput) {
   if (problem) throw badRequest(problem);
 }
 
-function checkPatternFree(tx: Tx, pattern: string, exceptId?: number) {
-  const holder = findLinkifierByPattern(tx, pattern);
+async function checkPatternFree(tx: Tx, pattern: string, exceptId?: number) {
+  const holder = await findLinkifierByPattern(tx, pattern);
   if (holder && holder.id !== exceptId) throw badRequest("Linkifier with this pattern already exists.");
 }
 
-function accessLinkifier(tx: Tx, id: number) {
-  const linkifier = findLinkifier(tx, id);
+async function accessLinkifier(tx: Tx, id: number) {
+  const linkifier = await findLinkifier(tx, id);
   if (!linkifier) throw badRequest("Linkifier not found.");
   return linkifier;
 }
 
 /** Everyone gets the whole new list (clients replace theirs); filters.ts keeps it from clients without linkifier_url_template. */
-function announceLinkifiers(tx: Tx) {
-  tx.emit({ type: "realm_linkifiers", realm_linkifiers: listLinkifiers(tx).map(linkifierToApi) }, activeUserIds(tx));
+async function announceLinkifiers(tx: Tx) {
+  tx.emit({ type: "realm_linkifiers", realm_linkifiers: (await listLinkifiers(tx)).map(linkifierToApi) }, await activeUserIds(tx));
 }
 
-export function addLinkifier(actor: User, input: LinkifierInput): number {
+export async function addLinkifier(actor: User, input: LinkifierInput): Promise<number> {
   requireAdministrator(actor, "manage linkifiers");
   checkDefinition(input);
-  return write((tx) => {
-    checkPatternFree(tx, input.pattern);
-    const linkifier = insertLinkifier(tx, input.pattern, input.urlTemplate);
-    announceLinkifiers(tx);
+  return write(async (tx) => {
+    await checkPatternFree(tx, input.pattern);
+    const linkifier = await insertLinkifier(tx, input.pattern, input.urlTemplate);
+    await announceLinkifiers(tx);
     return linkifier.id;
   });
 }
 
-export function editLinkifier(actor: User, id: number, input: LinkifierInput) {
+export async function editLinkifier(actor: User, id: number, input: LinkifierInput) {
   requireAdministrator(actor, "manage linkifiers");
   checkDefinition(input);
-  write((tx) => {
-    accessLinkifier(tx, id);
-    checkPatternFree(tx, input.pattern, id);
-    updateLinkifier(tx, id, input.pattern, input.urlTemplate);
-    announceLinkifiers(tx);
+  await write(async (tx) => {
+    await accessLinkifier(tx, id);
+    await checkPatternFree(tx, input.pattern, id);
+    await updateLinkifier(tx, id, input.pattern, input.urlTemplate);
+    await announceLinkifiers(tx);
   });
 }
 
-export function removeLinkifier(actor: User, id: number) {
+export async function removeLinkifier(actor: User, id: number) {
   requireAdministrator(actor, "manage linkifiers");
-  write((tx) => {
-    accessLinkifier(tx, id);
-    deleteLinkifier(tx, id);
-    announceLinkifiers(tx);
+  await write(async (tx) => {
+    await accessLinkifier(tx, id);
+    await deleteLinkifier(tx, id);
+    await announceLinkifiers(tx);
   });
 }
 
 /** PATCH /realm/linkifiers: the new order must name every linkifier exactly once. */
-export function reorderLinkifiers(actor: User, orderedIds: number[]) {
+export async function reorderLinkifiers(actor: User, orderedIds: number[]) {
   requireAdministrator(actor, "manage linkifiers");
-  write((tx) => {
+  await write(async (tx) => {
     if (new Set(orderedIds).size !== orderedIds.length) throw badRequest("The ordered list must not contain duplicated linkifiers");
-    const existing = new Set(listLinkifiers(tx).map((linkifier) => linkifier.id));
+    const existing = new Set((await listLinkifiers(tx)).map((linkifier) => linkifier.id));
     if (existing.size !== orderedIds.length || orderedIds.some((id) => !existing.has(id))) {
       throw badRequest("The ordered list must enumerate all existing linkifiers exactly once");
     }
-    setLinkifierOrder(tx, orderedIds);
-    announceLinkifiers(tx);
+    await setLinkifierOrder(tx, orderedIds);
+    await announceLinkifiers(tx);
   });
 }

@@ -48,11 +48,11 @@ function loginLimits(): LoginLimits {
  */
 export async function logIn(username: string, password: string, address: string): Promise<User> {
   const { checks, pair } = limitChecks(username, address);
-  const user = readWithoutSnapshot((db) => findUserByEmail(db, username));
+  const user = await readWithoutSnapshot((db) => findUserByEmail(db, username));
   const valid = await attemptWithin(checks, () => passwordMatches(user, password));
   if (!valid || !user) throw new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect");
   // Only someone who knows the password learns that the account or organization is closed.
-  if (readWithoutSnapshot((db) => findRealm(db))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if ((await readWithoutSnapshot((db) => findRealm(db)))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   // Typos before the right password are forgiven at this address. The account's and the
   // address's counts stay: wiping those would give back guesses to whoever made the others.

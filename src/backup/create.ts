@@ -64,7 +64,7 @@ export async function createBackup(dataDirArg: string, out: string): Promise<Bac
     } catch (error) {
       throw new BackupError(`${(error as Error).message}. If the database is damaged, see 'parley serve' for what it says and how to recover.`);
     }
-    const facts = inspectDatabaseFile(join(staging, DATABASE_FILE), "quick");
+    const facts = await inspectDatabaseFile(join(staging, DATABASE_FILE), "quick");
     if (facts.problems.length > 0) throw new BackupError(`The copy of the database is damaged (SQLite says: ${facts.problems.join("; ")}); no backup was written.`);
 
     const entries = [MANIFEST_FILE, DATABASE_FILE];

@@ -58,7 +58,7 @@ export async function restoreBackup(fileArg: string, dataDirArg: string, options
       copyFileSync(file, join(staging, DATABASE_FILE));
     }
 
-    const facts = inspect(join(staging, DATABASE_FILE), file);
+    const facts = await inspect(join(staging, DATABASE_FILE), file);
     const databaseOnly = kind === "database" || manifest?.includesFiles === false;
     if (databaseOnly && filesFrom !== undefined) linkOrCopyTree(join(filesFrom, "files"), join(staging, "files"));
     const present = await checkStoredFiles(join(staging, "files"), file);
@@ -125,10 +125,10 @@ async function unpack(file: string, staging: string) {
   if (refused.length > 0) throw new BackupError(`${file} is not a Parley backup: it holds ${refused.slice(0, 3).join(", ")}, which a backup never does; nothing was restored.`);
 }
 
-function inspect(database: string, file: string) {
+async function inspect(database: string, file: string) {
   let facts;
   try {
-    facts = inspectDatabaseFile(database, "full");
+    facts = await inspectDatabaseFile(database, "full");
   } catch (error) {
     throw new BackupError(`The database in ${file} cannot be read (${(error as Error).message}); nothing was restored.`);
   }

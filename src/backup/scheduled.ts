@@ -17,9 +17,9 @@ const ARCHIVE = /^parley-backup-\d{4}-\d{2}-\d{2}T\d{6}Z\.tar\.gz$/;
 
 export async function runScheduledBackup(dataDir: string, backupDir: string, keep: number): Promise<string | null> {
   const startedAt = Math.floor(Date.now() / 1000);
-  const failed = (error: string) => {
+  const failed = async (error: string) => {
     log.error(`Scheduled backup ${error}`);
-    recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: null, bytes: null, error });
+    await recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: null, bytes: null, error });
     return null;
   };
   try {
@@ -40,7 +40,7 @@ export async function runScheduledBackup(dataDir: string, backupDir: string, kee
   } catch (error) {
     return failed(`failed: ${(error as Error).message}`);
   }
-  recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: result.file, bytes: result.bytes, error: null });
+  await recordBackupRun({ startedAt, finishedAt: Math.floor(Date.now() / 1000), file: result.file, bytes: result.bytes, error: null });
   log.info(`Scheduled backup written: ${result.file} (${mb(result.bytes)}, ${result.manifest.counts.messages} messages, ${Math.round(performance.now() - started)} ms)`);
   const archives = readdirSync(backupDir).filter((name) => ARCHIVE.test(name)).sort();
   for (const name of archives.slice(0, Math.max(0, archives.length - keep))) rmSync(join(backupDir, name), { force: true });

@@ -37,7 +37,7 @@ export async function runInit(args: string[]): Promise<number> {
   if (created === "database") console.log(`Created a new Parley database in ${config.dataDir}.`);
   try {
     // Checked before the inputs, so re-running a setup script says what actually happened.
-    if (isSetUp()) throw new CommandError(refusal);
+    if (await isSetUp()) throw new CommandError(refusal);
     const email = values.email!;
     const owner = await createOrganization({
       name: values["org-name"]!,

@@ -52,15 +52,15 @@ export async function runInvite(args: string[]): Promise<number> {
   const config = loadConfig({ dataDir: values["data-dir"] });
   openDatabase(config.dataDir);
   try {
-    if (!isSetUp()) throw new CommandError(`${config.dataDir} has no organization yet: set it up first.`);
-    const owner = read(firstActiveOwner);
+    if (!await isSetUp()) throw new CommandError(`${config.dataDir} has no organization yet: set it up first.`);
+    const owner = await read(firstActiveOwner);
     if (!owner) throw new CommandError("The organization has no active owner to invite on behalf of.");
     // The links are always printed here: handing them over is what this command is for.
     configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured: () => false });
     let links: Record<string, string> = {};
     try {
       const options = { expiresInMinutes: expiry === undefined ? undefined : expiry === "never" ? null : Number(expiry), inviteAs: role, streamIds: [], groupIds: [], includeRealmDefaultSubscriptions: true, notifyReferrerOnJoin: true };
-      links = inviteByEmail(owner, values.email.join(","), options).invite_links ?? {};
+      links = (await inviteByEmail(owner, values.email.join(","), options)).invite_links ?? {};
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       for (const [address, reason] of (error.extra.errors as [string, string, boolean][] | undefined) ?? []) console.error(`${address}: ${reason}`);

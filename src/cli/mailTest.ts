@@ -27,7 +27,7 @@ export async function runMailTest(args: string[]): Promise<number> {
   if (!config.smtp) throw new CommandError("No SMTP server is configured: set PARLEY_SMTP_HOST and PARLEY_SMTP_FROM (or --smtp-host and --smtp-from).");
   const { host, port, security, from } = config.smtp;
   try {
-    await sendMailNow(config.smtp, testMail(values.to, config.smtp));
+    await sendMailNow(config.smtp, await testMail(values.to, config.smtp));
   } catch (error) {
     throw new CommandError(`Sending through ${host}:${port} (${security}) failed: ${(error as Error).message}`);
   }

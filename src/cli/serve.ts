@@ -106,7 +106,7 @@ export async function runServe(args: string[]): Promise<number> {
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
   if (headLimitWarning) log.warn(headLimitWarning);
   log.info(`Parley ${SERVER_VERSION} listening on ${scheme}://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
-  if (isSetUp()) log.info(`Open ${scheme}://${shown}:${server.port}/ to sign in`);
+  if (await isSetUp()) log.info(`Open ${scheme}://${shown}:${server.port}/ to sign in`);
   else announceSetupCode(`${scheme}://${shown}:${server.port}/`, issueSetupCode());
   log.flush();
 

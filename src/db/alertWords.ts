@@ -18,7 +18,7 @@ export const alertWords = sqliteTable(
 );
 
 /** A user's alert words as they typed them, in the order they were added (rowid order). */
-export function listAlertWords(db: Reader, userId: number): string[] {
+export async function listAlertWords(db: Reader, userId: number): Promise<string[]> {
   return db
     .select({ word: alertWords.word })
     .from(alertWords)
@@ -28,7 +28,7 @@ export function listAlertWords(db: Reader, userId: number): string[] {
     .map((row) => row.word);
 }
 
-export function insertAlertWords(tx: Tx, userId: number, words: string[]) {
+export async function insertAlertWords(tx: Tx, userId: number, words: string[]) {
   if (words.length === 0) return;
   tx.insert(alertWords)
     .values(words.map((word) => ({ userId, word })))
@@ -37,7 +37,7 @@ export function insertAlertWords(tx: Tx, userId: number, words: string[]) {
 }
 
 /** Deletes these exact stored words (the caller matched them without regard to case). */
-export function deleteAlertWords(tx: Tx, userId: number, words: string[]) {
+export async function deleteAlertWords(tx: Tx, userId: number, words: string[]) {
   if (words.length === 0) return;
   tx.delete(alertWords)
     .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)))
@@ -61,4 +61,4 @@ const alertWordsByUser = cachedUntilChange("alertWords", (db) => {
   return byUser as ReadonlyMap<number, readonly string[]>;
 });
 
-export const alertWordsForSending = (db: Reader): ReadonlyMap<number, readonly string[]> => alertWordsByUser(db);
+export const alertWordsForSending = async (db: Reader): Promise<ReadonlyMap<number, readonly string[]>> => alertWordsByUser(db);

@@ -9,7 +9,7 @@ import { users, type User } from "./users";
  */
 
 /** Points the user at new avatar bytes (or none) and returns the updated row. */
-export function setAvatarFile(tx: Tx, userId: number, sha256: string | null): User {
+export async function setAvatarFile(tx: Tx, userId: number, sha256: string | null): Promise<User> {
   return tx
     .update(users)
     .set({ avatarFile: sha256, avatarVersion: sql`${users.avatarVersion} + 1` })
@@ -19,6 +19,6 @@ export function setAvatarFile(tx: Tx, userId: number, sha256: string | null): Us
 }
 
 /** Whether some account, active or not, has these bytes as its avatar (old messages still show it). */
-export function isAvatarFile(db: Reader, sha256: string): boolean {
+export async function isAvatarFile(db: Reader, sha256: string): Promise<boolean> {
   return db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1).get() !== undefined;
 }

@@ -23,7 +23,7 @@ export type BackupRun = typeof backupRuns.$inferSelect;
 /** Runs remembered: enough to see a pattern, never a table that grows for years. */
 const KEPT_RUNS = 100;
 
-export function insertBackupRun(tx: Tx, run: Omit<BackupRun, "id">) {
+export async function insertBackupRun(tx: Tx, run: Omit<BackupRun, "id">) {
   const { id } = tx.insert(backupRuns).values(run).returning({ id: backupRuns.id }).get();
   tx.delete(backupRuns).where(lt(backupRuns.id, id - KEPT_RUNS + 1)).run();
 }
@@ -34,8 +34,8 @@ export interface BackupRunSummary {
   failures: number;
 }
 
-export function backupRunSummary(db: Reader): BackupRunSummary {
-  const latest = (succeeded: boolean) =>
+export async function backupRunSummary(db: Reader): Promise<BackupRunSummary> {
+  const latest = async (succeeded: boolean) =>
     db
       .select()
       .from(backupRuns)
@@ -44,5 +44,5 @@ export function backupRunSummary(db: Reader): BackupRunSummary {
       .limit(1)
       .get() ?? null;
   const failures = db.select({ n: sql<number>`count(*)` }).from(backupRuns).where(isNotNull(backupRuns.error)).get()!.n;
-  return { lastSuccess: latest(true), lastFailure: latest(false), failures };
+  return { lastSuccess: await latest(true), lastFailure: await latest(false), failures };
 }

@@ -23,7 +23,7 @@ const theseKeys = (botId: number, keys?: string[]) =>
   keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), sql`${botStorage.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
 
 /** The bot's entries, all or those with these keys (keys it lacks are simply not returned). */
-export function listBotStorage(db: Reader, botId: number, keys?: string[]): StorageEntry[] {
+export async function listBotStorage(db: Reader, botId: number, keys?: string[]): Promise<StorageEntry[]> {
   if (keys !== undefined && keys.length === 0) return [];
   return db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(theseKeys(botId, keys)).orderBy(asc(botStorage.key)).all();
 }
@@ -32,14 +32,14 @@ export function listBotStorage(db: Reader, botId: number, keys?: string[]): Stor
  * Characters stored, keys and values both (the reference's measure); with `keys`, only those
  * entries'. Stored text never holds NUL, before which SQLite's length() stops counting.
  */
-export function botStorageSize(db: Reader, botId: number, keys?: string[]): number {
+export async function botStorageSize(db: Reader, botId: number, keys?: string[]): Promise<number> {
   if (keys !== undefined && keys.length === 0) return 0;
   const row = db.select({ size: sql<number | null>`sum(length(${botStorage.key}) + length(${botStorage.value}))` }).from(botStorage).where(theseKeys(botId, keys)).get();
   return row?.size ?? 0;
 }
 
 /** Stores the entries, replacing what the keys held: one statement however many. */
-export function putBotStorage(tx: Tx, botId: number, entries: StorageEntry[]) {
+export async function putBotStorage(tx: Tx, botId: number, entries: StorageEntry[]) {
   if (entries.length === 0) return;
   tx.run(sql`INSERT INTO bot_storage (bot_id, key, value)
     SELECT ${botId}, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(entries.map(({ key, value }) => [key, value]))}) WHERE true
@@ -47,7 +47,7 @@ export function putBotStorage(tx: Tx, botId: number, entries: StorageEntry[]) {
 }
 
 /** Removes these keys, or everything the bot stored when `keys` is undefined. */
-export function deleteBotStorage(tx: Tx, botId: number, keys?: string[]) {
+export async function deleteBotStorage(tx: Tx, botId: number, keys?: string[]) {
   if (keys !== undefined && keys.length === 0) return;
   tx.delete(botStorage).where(theseKeys(botId, keys)).run();
 }

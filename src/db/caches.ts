@@ -91,6 +91,8 @@ export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): 
       value = load(db);
       seenEpoch = epoch;
       seenDataVersion = version;
+      // A load that fails is not kept: the next call tries again.
+      if (value instanceof Promise) value.catch(() => seenEpoch === epoch && (seenEpoch = -1));
     }
     return value;
   };

@@ -88,39 +88,39 @@ export const channelNameKey = (name: string) => name.toLowerCase();
 /** A list of IDs bound as one JSON parameter: one statement whatever the list's length. */
 export const idList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
-export function findChannelById(db: Reader, id: number): Channel | undefined {
+export async function findChannelById(db: Reader, id: number): Promise<Channel | undefined> {
   return db.select().from(channels).where(eq(channels.id, id)).get();
 }
 
-export function findChannelByName(db: Reader, name: string): Channel | undefined {
+export async function findChannelByName(db: Reader, name: string): Promise<Channel | undefined> {
   return db.select().from(channels).where(eq(channels.nameKey, channelNameKey(name))).get();
 }
 
-export function findChannelsByNames(db: Reader, names: string[]): Channel[] {
+export async function findChannelsByNames(db: Reader, names: string[]): Promise<Channel[]> {
   if (names.length === 0) return [];
   return db.select().from(channels).where(inArray(channels.nameKey, names.map(channelNameKey))).all();
 }
 
-export function listChannels(db: Reader, options: { includeArchived: boolean }): Channel[] {
+export async function listChannels(db: Reader, options: { includeArchived: boolean }): Promise<Channel[]> {
   const query = db.select().from(channels);
   return (options.includeArchived ? query : query.where(eq(channels.isArchived, false))).orderBy(asc(channels.id)).all();
 }
 
-export function insertChannel(tx: Tx, values: NewChannel): Channel {
+export async function insertChannel(tx: Tx, values: NewChannel): Promise<Channel> {
   return tx.insert(channels).values(values).returning().get();
 }
 
-export function updateChannel(tx: Tx, id: number, changes: Partial<NewChannel>): Channel {
+export async function updateChannel(tx: Tx, id: number, changes: Partial<NewChannel>): Promise<Channel> {
   return tx.update(channels).set(changes).where(eq(channels.id, id)).returning().get()!;
 }
 
 /** The one change to a channel a message send makes (its first message), so it may run in one. */
-export function setFirstMessageId(tx: SendTx, id: number, firstMessageId: number | null) {
+export async function setFirstMessageId(tx: SendTx, id: number, firstMessageId: number | null) {
   tx.update(channels).set({ firstMessageId }).where(eq(channels.id, id)).run();
   cacheChanged("channelsForSending");
 }
 
-export function findSubscription(db: Reader, userId: number, channelId: number): Subscription | undefined {
+export async function findSubscription(db: Reader, userId: number, channelId: number): Promise<Subscription | undefined> {
   return db
     .select()
     .from(subscriptions)
@@ -129,11 +129,11 @@ export function findSubscription(db: Reader, userId: number, channelId: number):
 }
 
 /** Every subscription row of a user, active or left. */
-export function listSubscriptionsOfUser(db: Reader, userId: number): Subscription[] {
+export async function listSubscriptionsOfUser(db: Reader, userId: number): Promise<Subscription[]> {
   return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).all();
 }
 
-export function activeChannelIdsOfUser(db: Reader, userId: number): Set<number> {
+export async function activeChannelIdsOfUser(db: Reader, userId: number): Promise<Set<number>> {
   const rows = db
     .select({ id: subscriptions.channelId })
     .from(subscriptions)
@@ -143,7 +143,7 @@ export function activeChannelIdsOfUser(db: Reader, userId: number): Set<number> 
 }
 
 /** Subscription rows (active or not) of these users in these channels. */
-export function subscriptionsOf(db: Reader, userIds: number[], channelIds: number[]): Subscription[] {
+export async function subscriptionsOf(db: Reader, userIds: number[], channelIds: number[]): Promise<Subscription[]> {
   if (userIds.length === 0 || channelIds.length === 0) return [];
   return db
     .select()
@@ -157,7 +157,7 @@ export function subscriptionsOf(db: Reader, userIds: number[], channelIds: numbe
  * in user ID order. Deactivated users are few, so they are left out here rather than joined
  * against: the subscription index alone answers the rest.
  */
-export function activeSubscriberIds(db: Reader, channelIds?: number[]): Map<number, number[]> {
+export async function activeSubscriberIds(db: Reader, channelIds?: number[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>((channelIds ?? []).map((id) => [id, []]));
   if (channelIds && channelIds.length === 0) return result;
   const deactivated = new Set(db.values<[number]>(sql`SELECT id FROM users WHERE is_active = 0`).map(([id]) => id));
@@ -173,7 +173,7 @@ export function activeSubscriberIds(db: Reader, channelIds?: number[]): Map<numb
 }
 
 /** Colors a user already has, so a new subscription can pick one they do not use yet. */
-export function usedColorsByUser(db: Reader, userIds: number[]): Map<number, Set<string>> {
+export async function usedColorsByUser(db: Reader, userIds: number[]): Promise<Map<number, Set<string>>> {
   const result = new Map<number, Set<string>>(userIds.map((id) => [id, new Set()]));
   const rows = db.values<[number, string]>(sql`SELECT user_id, color FROM subscriptions WHERE user_id IN ${idList(userIds)}`);
   for (const [userId, color] of rows) result.get(userId)!.add(color);
@@ -181,7 +181,7 @@ export function usedColorsByUser(db: Reader, userIds: number[]): Map<number, Set
 }
 
 /** New subscriptions, many at once: one prepared statement, run per row. */
-export function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
+export async function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
   if (rows.length === 0) return;
   const insert = tx
     .insert(subscriptions)
@@ -190,7 +190,7 @@ export function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscription, "u
   for (const row of rows) insert.run(row);
 }
 
-export function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
+export async function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
   if (pairs.length === 0) return;
   const update = tx
     .update(subscriptions)
@@ -200,14 +200,14 @@ export function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: number; ch
   for (const pair of pairs) update.run(pair);
 }
 
-export function updateSubscription(tx: Tx, userId: number, channelId: number, changes: Partial<NewSubscription>) {
+export async function updateSubscription(tx: Tx, userId: number, channelId: number, changes: Partial<NewSubscription>) {
   tx.update(subscriptions)
     .set(changes)
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
     .run();
 }
 
-export function defaultChannelIds(db: Reader): number[] {
+export async function defaultChannelIds(db: Reader): Promise<number[]> {
   return db
     .select({ id: defaultChannels.channelId })
     .from(defaultChannels)
@@ -217,18 +217,18 @@ export function defaultChannelIds(db: Reader): number[] {
 }
 
 /** Returns whether the channel was not a default channel before. */
-export function addDefaultChannel(tx: Tx, channelId: number): boolean {
+export async function addDefaultChannel(tx: Tx, channelId: number): Promise<boolean> {
   return tx.insert(defaultChannels).values({ channelId }).onConflictDoNothing().returning().all().length > 0;
 }
 
 /** Returns whether the channel was a default channel. */
-export function removeDefaultChannel(tx: Tx, channelId: number): boolean {
+export async function removeDefaultChannel(tx: Tx, channelId: number): Promise<boolean> {
   return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
 
 
 /** IDs of the channels the user muted (their subscription's is_muted), subscribed now or not. */
-export function mutedChannelIdsOfUser(db: Reader, userId: number): number[] {
+export async function mutedChannelIdsOfUser(db: Reader, userId: number): Promise<number[]> {
   return db
     .select({ id: subscriptions.channelId })
     .from(subscriptions)
@@ -238,7 +238,7 @@ export function mutedChannelIdsOfUser(db: Reader, userId: number): number[] {
 }
 
 /** The channels with these IDs that exist. */
-export function channelsByIds(db: Reader, ids: number[]): Channel[] {
+export async function channelsByIds(db: Reader, ids: number[]): Promise<Channel[]> {
   if (ids.length === 0) return [];
   return db.select().from(channels).where(inArray(channels.id, ids)).all();
 }

@@ -14,7 +14,7 @@ import type { Reader } from "./types";
  * Joining or leaving a channel changes none of these, as no event tells a client of such a
  * change. Each part is one index range lookup per period or conversation. Undefined when none.
  */
-export function newestReceivedMessageId(db: Reader, userId: number): number | undefined {
+export async function newestReceivedMessageId(db: Reader, userId: number): Promise<number | undefined> {
   // db.all, not db.get: drizzle's get on raw SQL answers a bare array of values.
   const [row] = db.all<{ newest: number | null }>(sql`
     SELECT max(newest) AS newest FROM (
@@ -27,7 +27,7 @@ export function newestReceivedMessageId(db: Reader, userId: number): number | un
 }
 
 /** The user's direct-message conversations that have messages, newest first, at most `limit`: each recipient ID with its newest message ID. */
-export function recentDirectConversations(db: Reader, userId: number, limit: number): Array<{ id: number; newest: number }> {
+export async function recentDirectConversations(db: Reader, userId: number, limit: number): Promise<Array<{ id: number; newest: number }>> {
   return db.all<{ id: number; newest: number }>(sql`
     SELECT id, newest FROM (
       SELECT recipient_id AS id, (SELECT max(id) FROM messages WHERE recipient_id = ru.recipient_id) AS newest
@@ -36,7 +36,7 @@ export function recentDirectConversations(db: Reader, userId: number, limit: num
 }
 
 /** The other members of each of the user's direct-message conversations, by recipient ID, in user ID order. */
-export function otherMembersOfDirectConversations(db: Reader, userId: number): Array<{ recipientId: number; userId: number }> {
+export async function otherMembersOfDirectConversations(db: Reader, userId: number): Promise<Array<{ recipientId: number; userId: number }>> {
   return db
     .all<{ recipient_id: number; user_id: number }>(sql`
       SELECT recipient_id, user_id FROM recipient_users
@@ -46,7 +46,7 @@ export function otherMembersOfDirectConversations(db: Reader, userId: number): A
 }
 
 /** Sorted participant IDs of these direct-message conversations, by recipient ID. */
-export function directParticipants(db: Reader, recipientIds: number[]): Map<number, number[]> {
+export async function directParticipants(db: Reader, recipientIds: number[]): Promise<Map<number, number[]>> {
   if (recipientIds.length === 0) return new Map();
   const rows = db.select({ id: recipients.id, dmKey: recipients.dmKey }).from(recipients).where(inArray(recipients.id, recipientIds)).all();
   return new Map(rows.map((row) => [row.id, (row.dmKey ?? "").split(",").filter(Boolean).map(Number)]));

@@ -28,11 +28,11 @@ export type Draft = typeof drafts.$inferSelect;
 export type DraftFields = Omit<typeof drafts.$inferInsert, "id" | "userId">;
 
 /** A user's drafts, most recently edited first. */
-export function listDrafts(db: Reader, userId: number): Draft[] {
+export async function listDrafts(db: Reader, userId: number): Promise<Draft[]> {
   return db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(desc(drafts.timestamp), desc(drafts.id)).all();
 }
 
-export function findDraft(db: Reader, userId: number, draftId: number): Draft | undefined {
+export async function findDraft(db: Reader, userId: number, draftId: number): Promise<Draft | undefined> {
   return db
     .select()
     .from(drafts)
@@ -40,7 +40,7 @@ export function findDraft(db: Reader, userId: number, draftId: number): Draft | 
     .get();
 }
 
-export function insertDrafts(tx: Tx, userId: number, rows: DraftFields[]): Draft[] {
+export async function insertDrafts(tx: Tx, userId: number, rows: DraftFields[]): Promise<Draft[]> {
   if (rows.length === 0) return [];
   return tx
     .insert(drafts)
@@ -49,14 +49,14 @@ export function insertDrafts(tx: Tx, userId: number, rows: DraftFields[]): Draft
     .all();
 }
 
-export function replaceDraft(tx: Tx, draftId: number, fields: DraftFields): Draft {
+export async function replaceDraft(tx: Tx, draftId: number, fields: DraftFields): Promise<Draft> {
   return tx.update(drafts).set(fields).where(eq(drafts.id, draftId)).returning().get()!;
 }
 
-export function deleteDraft(tx: Tx, draftId: number) {
+export async function deleteDraft(tx: Tx, draftId: number) {
   tx.delete(drafts).where(eq(drafts.id, draftId)).run();
 }
 
-export function deleteDraftsOfUser(tx: Tx, userId: number) {
+export async function deleteDraftsOfUser(tx: Tx, userId: number) {
   tx.delete(drafts).where(eq(drafts.userId, userId)).run();
 }

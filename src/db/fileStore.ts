@@ -69,9 +69,9 @@ export function requireStoredFile(sha256: string) {
 }
 
 /** Runs `commit` (a write that checks requireStoredFile), storing the bytes again and retrying once if they were gone. */
-export async function writePointingAt<T>(bytes: Uint8Array, commit: () => T): Promise<T> {
+export async function writePointingAt<T>(bytes: Uint8Array, commit: () => Promise<T>): Promise<T> {
   try {
-    return commit();
+    return await commit();
   } catch (error) {
     if (!(error instanceof StoredFileGone)) throw error;
   }

@@ -23,27 +23,27 @@ const amongCondition = (among: UnreadAmong | undefined) => {
 };
 
 /** The user's unread messages with IDs in [from, below) among `among`, oldest first, at most `limit`. */
-export function listUnreadBetween(db: Reader, userId: number, ids: { from: number; below: number }, among: UnreadAmong | undefined, limit: number): UnreadRow[] {
+export async function listUnreadBetween(db: Reader, userId: number, ids: { from: number; below: number }, among: UnreadAmong | undefined, limit: number): Promise<UnreadRow[]> {
   const where = and(sql`${messages.id} >= ${ids.from} AND ${messages.id} < ${ids.below}`, amongCondition(among));
   return listUnread(db, userId, { where, oldestFirst: true, limit });
 }
 
 /** Drops the user's READ and UNREAD exception bits on one conversation's messages from `from` up to and including `upTo`. */
-export function clearReadBitsBetween(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
-  clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} BETWEEN ${from} AND ${upTo}`));
+export async function clearReadBitsBetween(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
+  await clearBits(tx, userId, Flag.READ | Flag.UNREAD, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} BETWEEN ${from} AND ${upTo}`));
 }
 
 // ---- Moves between conversations ----
 
 /** Read marks of these users (thousands, for a channel) in one conversation. */
-export function readMarksOfUsers(db: Reader, recipientId: number, userIds: number[]): Map<number, number> {
+export async function readMarksOfUsers(db: Reader, recipientId: number, userIds: number[]): Promise<Map<number, number>> {
   if (userIds.length === 0) return new Map();
   const rows = db.values<[number, number]>(sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN ${idList(userIds)}`);
   return new Map(rows);
 }
 
 /** Flag bits of these messages, by user, then by message. */
-export function flagBitsByUser(db: Reader, messageIds: number[]): Map<number, Map<number, number>> {
+export async function flagBitsByUser(db: Reader, messageIds: number[]): Promise<Map<number, Map<number, number>>> {
   const bits = new Map<number, Map<number, number>>();
   for (let i = 0; i < messageIds.length; i += 500) {
     const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
@@ -53,13 +53,13 @@ export function flagBitsByUser(db: Reader, messageIds: number[]): Map<number, Ma
 }
 
 /** Each user's flag bits on one message (users without a row left out). */
-export function flagBitsOnMessage(db: Reader, messageId: number): Map<number, number> {
+export async function flagBitsOnMessage(db: Reader, messageId: number): Promise<Map<number, number>> {
   const rows = db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
   return new Map(rows.map((row) => [row.userId, row.flags]));
 }
 
 /** Points the flag rows of moved messages at their new conversation, dropping those of users who lost the messages. */
-export function moveFlagRows(tx: Tx, messageIds: number[], toRecipientId: number, losingUserIds: number[]) {
+export async function moveFlagRows(tx: Tx, messageIds: number[], toRecipientId: number, losingUserIds: number[]) {
   for (let i = 0; i < messageIds.length; i += 500) {
     const chunk = messageIds.slice(i, i + 500);
     if (losingUserIds.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, losingUserIds), inArray(messageFlags.messageId, chunk))).run();

@@ -1,5 +1,10 @@
-import type { Db } from "./client";
+import type { Database } from "bun:sqlite";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Emitted, TransactionKind } from "./types";
+
+// The connection type, spelled out rather than imported from client.ts: every table module
+// reaches this file (through prepared.ts), and client.ts imports every table.
+type Db = BunSQLiteDatabase<Record<string, unknown>> & { $client: Database };
 
 /**
  * What a transaction's handle (the `tx` or `db` its callback gets) carries besides the
@@ -14,6 +19,8 @@ export interface TransactionState {
   /** IDs of the messages this transaction inserted, for the full-text index (db/searchIndex.ts). */
   inserted: { first: number; last: number } | null;
   insertedCount: number;
+  /** Run once the transaction has committed (see whenCommitted). */
+  committed: Array<() => void>;
 }
 
 const STATE = Symbol("transaction");
@@ -25,7 +32,7 @@ export type Handle = Db & { readonly [STATE]: TransactionState; close(): void };
  * underneath (its builders run statements on that connection), with `emit` for writes.
  */
 export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void): Handle {
-  const state: TransactionState = { kind, connection, open: true, inserted: null, insertedCount: 0 };
+  const state: TransactionState = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [] };
   return Object.create(connection, {
     [STATE]: { value: state },
     close: { value: () => (state.open = false) },
@@ -47,4 +54,14 @@ export function transactionOf(db: object): TransactionState | undefined {
 /** The connection a handle runs its statements on. */
 export function connectionOf(db: object): Db {
   return transactionOf(db)?.connection ?? (db as Db);
+}
+
+/**
+ * Runs `then` once the transaction `tx` belongs to has committed (never, if it rolls back): for
+ * telling someone who will look for what it wrote, which another connection sees only then.
+ */
+export function whenCommitted(tx: object, then: () => void) {
+  const state = transactionOf(tx);
+  if (!state) throw new Error("whenCommitted needs a transaction's handle");
+  state.committed.push(then);
 }

@@ -46,20 +46,20 @@ export type NewInvite = typeof invites.$inferInsert;
 /** Pending and not past its expiry: what the list shows and a link accepts. */
 export const isUsable = (invite: Invite, at: number) => invite.status === "pending" && (invite.expiresAt === null || invite.expiresAt > at);
 
-export function insertInvite(tx: Tx, values: NewInvite): Invite {
+export async function insertInvite(tx: Tx, values: NewInvite): Promise<Invite> {
   return tx.insert(invites).values(values).returning().get();
 }
 
-export function findInviteById(db: Reader, id: number): Invite | undefined {
+export async function findInviteById(db: Reader, id: number): Promise<Invite | undefined> {
   return db.select().from(invites).where(eq(invites.id, id)).get();
 }
 
-export function findInviteByKey(db: Reader, key: string): Invite | undefined {
+export async function findInviteByKey(db: Reader, key: string): Promise<Invite | undefined> {
   return db.select().from(invites).where(eq(invites.key, key)).get();
 }
 
 /** Pending invitations not yet past expiry, oldest first; `invitedById` narrows to one creator. */
-export function listUsableInvites(db: Reader, at: number, invitedById?: number): Invite[] {
+export async function listUsableInvites(db: Reader, at: number, invitedById?: number): Promise<Invite[]> {
   const usable = and(eq(invites.status, "pending"), sql`(${invites.expiresAt} IS NULL OR ${invites.expiresAt} > ${at})`);
   return db
     .select()
@@ -69,12 +69,12 @@ export function listUsableInvites(db: Reader, at: number, invitedById?: number):
     .all();
 }
 
-export function setInviteStatus(tx: Tx, id: number, status: InviteStatus, acceptedUserId: number | null = null) {
+export async function setInviteStatus(tx: Tx, id: number, status: InviteStatus, acceptedUserId: number | null = null) {
   tx.update(invites).set({ status, acceptedUserId }).where(eq(invites.id, id)).run();
 }
 
 /** Pending e-mail invitations to this address: one sign-up makes them all spent. */
-export function pendingEmailInvitesTo(db: Reader, email: string): Invite[] {
+export async function pendingEmailInvitesTo(db: Reader, email: string): Promise<Invite[]> {
   return db
     .select()
     .from(invites)
@@ -83,7 +83,7 @@ export function pendingEmailInvitesTo(db: Reader, email: string): Invite[] {
 }
 
 /** Pending invitations whose expiry has passed, for the sweep to mark expired. */
-export function overdueInvites(db: Reader, at: number, limit: number): Invite[] {
+export async function overdueInvites(db: Reader, at: number, limit: number): Promise<Invite[]> {
   return db
     .select()
     .from(invites)

@@ -19,7 +19,7 @@ export type Linkifier = typeof linkifiers.$inferSelect;
 // Every send and every message fetch reads the list (see prepared.ts).
 const orderedLinkifiers = prepared((db) => db.select().from(linkifiers).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare());
 
-export function listLinkifiers(db: Reader): Linkifier[] {
+export async function listLinkifiers(db: Reader): Promise<Linkifier[]> {
   return orderedLinkifiers(db).all();
 }
 
@@ -29,37 +29,37 @@ const currentDefinitions = cachedUntilChange("linkifiers", (db): readonly Linkif
 );
 
 /** The list as the message renderer takes it, in order. */
-export function linkifierDefinitions(db: Reader): readonly LinkifierDefinition[] {
+export async function linkifierDefinitions(db: Reader): Promise<readonly LinkifierDefinition[]> {
   return currentDefinitions(db);
 }
 
 /** The list compiled, in order, for topic_links (compiling is cached in render/linkifiers). */
-export function realmLinkifiers(db: Reader): CompiledLinkifier[] {
-  return compileLinkifiers(linkifierDefinitions(db));
+export async function realmLinkifiers(db: Reader): Promise<CompiledLinkifier[]> {
+  return compileLinkifiers(await linkifierDefinitions(db));
 }
 
-export function findLinkifier(db: Reader, id: number): Linkifier | undefined {
+export async function findLinkifier(db: Reader, id: number): Promise<Linkifier | undefined> {
   return db.select().from(linkifiers).where(eq(linkifiers.id, id)).get();
 }
 
-export function findLinkifierByPattern(db: Reader, pattern: string): Linkifier | undefined {
+export async function findLinkifierByPattern(db: Reader, pattern: string): Promise<Linkifier | undefined> {
   return db.select().from(linkifiers).where(eq(linkifiers.pattern, pattern)).get();
 }
 
 /** A new linkifier goes last. */
-export function insertLinkifier(tx: Tx, pattern: string, urlTemplate: string): Linkifier {
+export async function insertLinkifier(tx: Tx, pattern: string, urlTemplate: string): Promise<Linkifier> {
   const next = sql<number>`coalesce((select max(${linkifiers.order}) from ${linkifiers}), 0) + 1`;
   return tx.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning().get();
 }
 
-export function updateLinkifier(tx: Tx, id: number, pattern: string, urlTemplate: string) {
+export async function updateLinkifier(tx: Tx, id: number, pattern: string, urlTemplate: string) {
   tx.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id)).run();
 }
 
-export function deleteLinkifier(tx: Tx, id: number) {
+export async function deleteLinkifier(tx: Tx, id: number) {
   tx.delete(linkifiers).where(eq(linkifiers.id, id)).run();
 }
 
-export function setLinkifierOrder(tx: Tx, orderedIds: readonly number[]) {
-  orderedIds.forEach((id, index) => tx.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run());
+export async function setLinkifierOrder(tx: Tx, orderedIds: readonly number[]) {
+  for (const [index, id] of orderedIds.entries()) tx.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run();
 }

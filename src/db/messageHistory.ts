@@ -17,9 +17,9 @@ const messagesWithIds = prepared((db) => db.select().from(messages).where(inJson
 const usersWithIds = prepared((db) => db.select().from(users).where(inJson(users.id)).prepare());
 
 /** The messages with these IDs, in ID order (missing ones left out). */
-export function messagesByIds(ids: number[]): Message[] {
+export async function messagesByIds(db: Reader, ids: number[]): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return messagesWithIds()
+  return messagesWithIds(db)
     .all({ ids: JSON.stringify(ids) })
     .sort((a, b) => a.id - b.id);
 }
@@ -34,13 +34,13 @@ export interface MessagePageRows {
   usersById: Map<number, User>;
 }
 
-export function messagePageRows(db: Reader, list: Message[]): MessagePageRows {
+export async function messagePageRows(db: Reader, list: Message[]): Promise<MessagePageRows> {
   const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
   const channelNames = new Map(db.all<{ id: number; name: string }>(sql`SELECT id, name FROM channels WHERE id IN ${idList(channelIds)}`).map((row) => [row.id, row.name]));
   const conversationIds = [...new Set(list.filter((m) => m.channelId === null).map((m) => m.recipientId))];
   const members = db.all<{ recipient_id: number; user_id: number }>(sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN ${idList(conversationIds)}`);
   const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.user_id)])];
-  const usersById = new Map(usersWithIds().all({ ids: JSON.stringify(userIds) }).map((user) => [user.id, user]));
+  const usersById = new Map(usersWithIds(db).all({ ids: JSON.stringify(userIds) }).map((user) => [user.id, user]));
   const participants = new Map<number, User[]>();
   for (const row of members) (participants.get(row.recipient_id) ?? participants.set(row.recipient_id, []).get(row.recipient_id)!).push(usersById.get(row.user_id)!);
   return { channelNames, participants, usersById };

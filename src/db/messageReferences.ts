@@ -14,7 +14,7 @@ import { type User, users } from "./users";
 const lowered = (names: string[]) => names.map((name) => name.toLowerCase());
 
 /** Users whose full name is one of these (without regard to case), or whose ID is one of these. */
-export function usersByFullNamesOrIds(db: Reader, names: string[], ids: number[]): Array<Pick<User, "id" | "fullName" | "isActive">> {
+export async function usersByFullNamesOrIds(db: Reader, names: string[], ids: number[]): Promise<Array<Pick<User, "id" | "fullName" | "isActive">>> {
   if (names.length === 0 && ids.length === 0) return [];
   return db
     .select({ id: users.id, fullName: users.fullName, isActive: users.isActive })
@@ -28,7 +28,7 @@ export function usersByFullNamesOrIds(db: Reader, names: string[], ids: number[]
  * not mentionable, since mentioning them would reach whole roles past the organization's
  * wildcard-mention policy.
  */
-export function mentionableGroupsByNames(db: Reader, names: string[]): Array<{ id: number; name: string; deactivated: boolean }> {
+export async function mentionableGroupsByNames(db: Reader, names: string[]): Promise<Array<{ id: number; name: string; deactivated: boolean }>> {
   if (names.length === 0) return [];
   return db
     .select({ id: userGroups.id, name: sql<string>`${userGroups.name}`, deactivated: userGroups.deactivated })
@@ -38,12 +38,12 @@ export function mentionableGroupsByNames(db: Reader, names: string[]): Array<{ i
 }
 
 /** The users with these IDs (missing ones left out). */
-export function usersWithIds(db: Reader, ids: number[]): User[] {
+export async function usersWithIds(db: Reader, ids: number[]): Promise<User[]> {
   return db.select().from(users).where(inArray(users.id, ids)).all();
 }
 
 /** Who sent or reacted to a message in a channel's topic (by its key), repeats possible. */
-export function topicSenderAndReactorIds(db: Reader, channelId: number, topicKey: string): number[] {
+export async function topicSenderAndReactorIds(db: Reader, channelId: number, topicKey: string): Promise<number[]> {
   const inTopic = and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKey));
   const senders = db.selectDistinct({ id: messages.senderId }).from(messages).where(inTopic).all();
   const reactors = db.selectDistinct({ id: reactions.userId }).from(reactions).innerJoin(messages, eq(messages.id, reactions.messageId)).where(inTopic).all();

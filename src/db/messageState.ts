@@ -52,11 +52,11 @@ export interface UserChannel {
 const jsonList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** The newest message ID, or 0 before the first message. */
-export function maxMessageId(db: Reader): number {
+export async function maxMessageId(db: Reader): Promise<number> {
   return db.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)[0]?.id ?? 0;
 }
 
-export function channelRecipientIds(db: Reader, channelIds: number[]): Map<number, number> {
+export async function channelRecipientIds(db: Reader, channelIds: number[]): Promise<Map<number, number>> {
   if (channelIds.length === 0) return new Map();
   const rows = db.all<{ id: number; channel_id: number }>(sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${jsonList(channelIds)}`);
   return new Map(rows.map((row) => [row.channel_id, row.id]));
@@ -78,30 +78,30 @@ const pairRecipients = (pairs: UserChannel[]) =>
   sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p CROSS JOIN recipients r ON r.channel_id = p.channel_id)`;
 
 /** Puts each pair's read mark at `upTo` at least; a mark never moves down. */
-function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {
+async function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {
   db.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
     SELECT user_id, recipient_id, ${upTo} FROM ${pairRecipients(pairs)} WHERE true
     ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
 }
 
 /** Opens a period for each pair and puts its read mark at the newest message. */
-export function recordSubscribed(tx: Tx, pairs: UserChannel[]) {
+export async function recordSubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
-  const newest = maxMessageId(tx);
+  const newest = await maxMessageId(tx);
   // Left and rejoined with no message in between: the same period goes on.
   tx.run(sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
     SELECT user_id, channel_id, ${newest}, NULL FROM ${pairRows(pairs)} WHERE true
     ON CONFLICT (user_id, channel_id, starts_after) DO UPDATE SET ends_at = NULL`);
-  raiseChannelMarks(tx, pairs, newest);
+  await raiseChannelMarks(tx, pairs, newest);
 }
 
 /** Closes each pair's period and marks the channel read, hand-set unread marks included. */
-export function recordUnsubscribed(tx: Tx, pairs: UserChannel[]) {
+export async function recordUnsubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
-  const newest = maxMessageId(tx);
+  const newest = await maxMessageId(tx);
   tx.run(sql`UPDATE subscription_periods SET ends_at = ${newest}
     WHERE ends_at IS NULL AND (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows(pairs)})`);
-  raiseChannelMarks(tx, pairs, newest);
+  await raiseChannelMarks(tx, pairs, newest);
   const bits = Flag.READ | Flag.UNREAD;
   tx.run(sql`UPDATE message_flags SET flags = flags & ${~bits}
     WHERE (flags & ${bits}) != 0 AND (user_id, recipient_id) IN (SELECT user_id, recipient_id FROM ${pairRecipients(pairs)})`);
@@ -109,7 +109,7 @@ export function recordUnsubscribed(tx: Tx, pairs: UserChannel[]) {
 }
 
 /** Per user, their unread messages in the channels of the pairs (what leaving them marks read). */
-export function unreadInChannels(db: Reader, pairs: UserChannel[]): Map<number, number[]> {
+export async function unreadInChannels(db: Reader, pairs: UserChannel[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>();
   if (pairs.length === 0) return result;
   const rows = db.all<{ user_id: number; id: number }>(sql`
@@ -127,14 +127,14 @@ export function unreadInChannels(db: Reader, pairs: UserChannel[]): Map<number, 
 }
 
 /** Moves a read mark up to `upTo`; a mark never moves down. */
-export function raiseMark(tx: Tx, userId: number, recipientId: number, upTo: number) {
+export async function raiseMark(tx: Tx, userId: number, recipientId: number, upTo: number) {
   tx.insert(readMarks)
     .values({ userId, recipientId, readUpTo: upTo })
     .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } })
     .run();
 }
 
-export function marksOf(db: Reader, userId: number, recipientIds: number[]): Map<number, number> {
+export async function marksOf(db: Reader, userId: number, recipientIds: number[]): Promise<Map<number, number>> {
   if (recipientIds.length === 0) return new Map();
   const rows = db.all<{ recipient_id: number; read_up_to: number }>(
     sql`SELECT recipient_id, read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id IN ${jsonList(recipientIds)}`,
@@ -143,7 +143,7 @@ export function marksOf(db: Reader, userId: number, recipientIds: number[]): Map
 }
 
 /** A user's subscription periods in these channels. */
-export function periodsOf(db: Reader, userId: number, channelIds: number[]): SubscriptionPeriod[] {
+export async function periodsOf(db: Reader, userId: number, channelIds: number[]): Promise<SubscriptionPeriod[]> {
   if (channelIds.length === 0) return [];
   return db
     .all<{ channel_id: number; starts_after: number; ends_at: number | null }>(
@@ -155,7 +155,7 @@ export function periodsOf(db: Reader, userId: number, channelIds: number[]): Sub
 // ---- Flag rows ----
 
 /** Stored flag bits of a user for these messages (absent: 0). */
-export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<number, number> {
+export async function bitsOf(db: Reader, userId: number, messageIds: number[]): Promise<Map<number, number>> {
   if (messageIds.length === 0) return new Map();
   const rows = db.all<{ message_id: number; flags: number }>(
     sql`SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id IN ${jsonList(messageIds)}`,
@@ -164,12 +164,12 @@ export function bitsOf(db: Reader, userId: number, messageIds: number[]): Map<nu
 }
 
 /** Stores a user's bits for messages (a row only while some bit is set): two statements however many. */
-export function storeBits(tx: Tx, userId: number, changes: Array<{ message: MessageKey; bits: number }>) {
-  storeBitsOfUsers(tx, changes.map((change) => ({ userId, ...change })));
+export async function storeBits(tx: Tx, userId: number, changes: Array<{ message: MessageKey; bits: number }>) {
+  await storeBitsOfUsers(tx, changes.map((change) => ({ userId, ...change })));
 }
 
 /** storeBits for several users' messages at once. */
-export function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
+export async function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
   const cleared = changes.filter((change) => change.bits === 0).map((change) => [change.userId, change.message.id]);
   const kept = changes.filter((change) => change.bits !== 0).map(({ userId, message, bits }) => [userId, message.id, message.recipientId, bits]);
   if (cleared.length > 0) {
@@ -184,7 +184,7 @@ export function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; messag
 }
 
 /** Clears bits on a user's rows matching `where`, deleting rows left without flags. */
-export function clearBits(tx: Tx, userId: number, bits: number, where?: SQL) {
+export async function clearBits(tx: Tx, userId: number, bits: number, where?: SQL) {
   tx.update(messageFlags)
     .set({ flags: sql`${messageFlags.flags} & ${~bits}` })
     .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where))
@@ -205,13 +205,13 @@ export interface StateOfMessages {
 }
 
 /** `subscribed`: the user's active subscriptions, when the caller has them at hand. */
-export function stateOf(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): StateOfMessages {
+export async function stateOf(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): Promise<StateOfMessages> {
   const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
   return {
-    bits: bitsOf(db, userId, list.map((m) => m.id)),
-    marks: marksOf(db, userId, [...new Set(list.map((m) => m.recipientId))]),
-    subscribed: subscribed ?? activeChannelIdsOfUser(db, userId),
-    periods: periodsOf(db, userId, channelIds),
+    bits: await bitsOf(db, userId, list.map((m) => m.id)),
+    marks: await marksOf(db, userId, [...new Set(list.map((m) => m.recipientId))]),
+    subscribed: subscribed ?? (await activeChannelIdsOfUser(db, userId)),
+    periods: await periodsOf(db, userId, channelIds),
   };
 }
 
@@ -241,9 +241,9 @@ export const canBeUnread = (state: StateOfMessages, message: MessageKey) => mess
  * After read bits were set above a mark, moves the mark up over the read prefix and drops
  * the READ bits it now covers, so exception rows stay few.
  */
-export function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<number>) {
+export async function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<number>) {
   for (const recipientId of new Set(recipientIds)) {
-    const mark = marksOf(tx, userId, [recipientId]).get(recipientId) ?? 0;
+    const mark = (await marksOf(tx, userId, [recipientId])).get(recipientId) ?? 0;
     const [row] = tx.all<{ first_unread: number | null; newest: number | null }>(sql`
       SELECT
         (SELECT m.id FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
@@ -252,8 +252,8 @@ export function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<numb
         (SELECT max(id) FROM messages WHERE recipient_id = ${recipientId}) AS newest`);
     const upTo = row?.first_unread != null ? row.first_unread - 1 : (row?.newest ?? mark);
     if (upTo <= mark) continue;
-    raiseMark(tx, userId, recipientId, upTo);
-    clearBits(tx, userId, Flag.READ, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
+    await raiseMark(tx, userId, recipientId, upTo);
+    await clearBits(tx, userId, Flag.READ, and(eq(messageFlags.recipientId, recipientId), sql`${messageFlags.messageId} <= ${upTo}`));
   }
 }
 
@@ -275,7 +275,7 @@ export function unreadSql(userId: number): SQL {
  * The lowest message ID that can be unread for the user: one above the lowest read mark of
  * their conversations, or the lowest marked unread by hand; past every message when neither.
  */
-export function lowestPossiblyUnreadId(db: Reader, userId: number): number {
+export async function lowestPossiblyUnreadId(db: Reader, userId: number): Promise<number> {
   const [row] = db.all<{ low: number | null }>(sql`SELECT min(low) AS low FROM (
       SELECT coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = t.rid), 0) + 1 AS low FROM (
           SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
@@ -285,7 +285,7 @@ export function lowestPossiblyUnreadId(db: Reader, userId: number): number {
       UNION ALL
       SELECT min(message_id) FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.UNREAD}) != 0
     )`);
-  return row?.low ?? maxMessageId(db) + 1;
+  return row?.low ?? (await maxMessageId(db)) + 1;
 }
 
 /** An unread message with what unread listings need. */
@@ -303,7 +303,7 @@ export interface UnreadRow {
  * The user's unread messages (optionally only those matching `where`, a condition on
  * `messages`), newest first, or oldest first with `oldestFirst`.
  */
-export function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number; oldestFirst?: boolean } = {}): UnreadRow[] {
+export async function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number; oldestFirst?: boolean } = {}): Promise<UnreadRow[]> {
   const rows = db.all<{ id: number; recipient_id: number; channel_id: number | null; topic: string; topic_key: string; sender_id: number; bits: number | null }>(sql`
     SELECT messages.id, messages.recipient_id, messages.channel_id, messages.topic, messages.topic_key, messages.sender_id, f.flags AS bits
     FROM messages LEFT JOIN message_flags f ON f.user_id = ${userId} AND f.message_id = messages.id
@@ -321,7 +321,7 @@ export function listUnread(db: Reader, userId: number, options: { where?: SQL; l
 }
 
 /** IDs of the messages the user starred, oldest first. */
-export function starredIds(db: Reader, userId: number): number[] {
+export async function starredIds(db: Reader, userId: number): Promise<number[]> {
   return db
     .select({ id: messageFlags.messageId })
     .from(messageFlags)
@@ -332,13 +332,13 @@ export function starredIds(db: Reader, userId: number): number[] {
 }
 
 /** Marks everything read: every conversation the user can have unread messages in, up to `upTo`. */
-export function markEverythingRead(tx: Tx, userId: number, upTo: number) {
+export async function markEverythingRead(tx: Tx, userId: number, upTo: number) {
   tx.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
     SELECT ${userId}, recipient_id, ${upTo} FROM recipient_users WHERE user_id = ${userId}
     UNION
     SELECT ${userId}, r.id, ${upTo} FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
     ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
-  clearBits(tx, userId, Flag.READ | Flag.UNREAD);
+  await clearBits(tx, userId, Flag.READ | Flag.UNREAD);
 }
 
 /**
@@ -347,7 +347,7 @@ export function markEverythingRead(tx: Tx, userId: number, upTo: number) {
  * viewer muted or who muted the viewer. Who received a channel message is whoever was
  * subscribed when it was sent.
  */
-export function usersWhoRead(db: Reader, message: MessageKey, viewerId: number): Array<{ id: number; sendsReadReceipts: boolean }> {
+export async function usersWhoRead(db: Reader, message: MessageKey, viewerId: number): Promise<Array<{ id: number; sendsReadReceipts: boolean }>> {
   const received =
     message.channelId === null
       ? sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${message.recipientId}`
@@ -372,11 +372,11 @@ export function usersWhoRead(db: Reader, message: MessageKey, viewerId: number):
 }
 
 /** The user's unread messages with from <= ID < to, newest first, at most `limit` (register's unread_msgs walks history down with these). */
-export function listUnreadInIdRange(db: Reader, userId: number, range: { from: number; to: number; limit: number }): UnreadRow[] {
+export async function listUnreadInIdRange(db: Reader, userId: number, range: { from: number; to: number; limit: number }): Promise<UnreadRow[]> {
   return listUnread(db, userId, { where: sql`${messages.id} >= ${range.from} AND ${messages.id} < ${range.to}`, limit: range.limit });
 }
 
 /** Which of these messages are unread for the user, newest first. */
-export function listUnreadAmong(db: Reader, userId: number, messageIds: number[]): UnreadRow[] {
+export async function listUnreadAmong(db: Reader, userId: number, messageIds: number[]): Promise<UnreadRow[]> {
   return listUnread(db, userId, { where: sql`${messages.id} IN ${jsonList(messageIds)}` });
 }

@@ -29,7 +29,7 @@ export function receivedOrInChannelsSql(userId: number, channelIds: number[]): S
 }
 
 /** Who and where of the messages with these IDs that exist, in ID order: what per-user state needs. */
-export function messageKeysByIds(db: Reader, ids: number[]): MessageKey[] {
+export async function messageKeysByIds(db: Reader, ids: number[]): Promise<MessageKey[]> {
   if (ids.length === 0) return [];
   return db
     .all<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
@@ -39,7 +39,7 @@ export function messageKeysByIds(db: Reader, ids: number[]): MessageKey[] {
 }
 
 /** Of these direct-message conversations (recipient IDs), the ones the user takes part in. */
-export function conversationsOfUserAmong(db: Reader, userId: number, recipientIds: number[]): number[] {
+export async function conversationsOfUserAmong(db: Reader, userId: number, recipientIds: number[]): Promise<number[]> {
   if (recipientIds.length === 0) return [];
   return db
     .select({ id: recipientUsers.recipientId })
@@ -50,7 +50,7 @@ export function conversationsOfUserAmong(db: Reader, userId: number, recipientId
 }
 
 /** The participants of a direct-message conversation. */
-export function conversationMemberIds(db: Reader, recipientId: number): number[] {
+export async function conversationMemberIds(db: Reader, recipientId: number): Promise<number[]> {
   return db
     .select({ userId: recipientUsers.userId })
     .from(recipientUsers)
@@ -60,6 +60,6 @@ export function conversationMemberIds(db: Reader, recipientId: number): number[]
 }
 
 /** Every subscription period of a channel, of every user: who received which of its messages. */
-export function channelSubscriptionPeriods(db: Reader, channelId: number): SubscriptionPeriod[] {
+export async function channelSubscriptionPeriods(db: Reader, channelId: number): Promise<SubscriptionPeriod[]> {
   return db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.channelId, channelId)).all();
 }

@@ -164,7 +164,7 @@ export const readMarks = sqliteTable(
 );
 
 /** MessageRows with these IDs (missing ones left out), in ID order. */
-export function messageRowsByIds(db: Reader, ids: number[]): MessageRow[] {
+export async function messageRowsByIds(db: Reader, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
   return db
     .select(MESSAGE_ROW)
@@ -176,11 +176,11 @@ export function messageRowsByIds(db: Reader, ids: number[]): MessageRow[] {
 
 export const dmKeyOf = (userIds: Iterable<number>) => [...new Set(userIds)].sort((a, b) => a - b).join(",");
 
-export function findChannelRecipient(db: Reader, channelId: number): Recipient | undefined {
+export async function findChannelRecipient(db: Reader, channelId: number): Promise<Recipient | undefined> {
   return db.select().from(recipients).where(eq(recipients.channelId, channelId)).get();
 }
 
-export function findDirectRecipient(db: Reader, userIds: Iterable<number>): Recipient | undefined {
+export async function findDirectRecipient(db: Reader, userIds: Iterable<number>): Promise<Recipient | undefined> {
   return db
     .select()
     .from(recipients)
@@ -189,17 +189,17 @@ export function findDirectRecipient(db: Reader, userIds: Iterable<number>): Reci
 }
 
 /** The recipient of a channel, created on first use. */
-export function channelRecipient(tx: SendTx, channelId: number): Recipient {
+export async function channelRecipient(tx: SendTx, channelId: number): Promise<Recipient> {
   return (
-    findChannelRecipient(tx, channelId) ??
+    (await findChannelRecipient(tx, channelId)) ??
     tx.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning().get()
   );
 }
 
 /** The recipient of a set of DM participants (sender included), created on first use. */
-export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipient {
+export async function directRecipient(tx: SendTx, userIds: Iterable<number>): Promise<Recipient> {
   const members = [...new Set(userIds)].sort((a, b) => a - b);
-  const existing = findDirectRecipient(tx, members);
+  const existing = await findDirectRecipient(tx, members);
   if (existing) return existing;
   const created = tx.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning().get();
   tx.insert(recipientUsers)
@@ -209,12 +209,12 @@ export function directRecipient(tx: SendTx, userIds: Iterable<number>): Recipien
 }
 
 /** Deletes messages for good; their flags, reactions and links to uploads go with them (ON DELETE CASCADE). */
-export function deleteMessageRows(tx: Tx, ids: number[]) {
+export async function deleteMessageRows(tx: Tx, ids: number[]) {
   tx.delete(messages).where(inArray(messages.id, ids)).run();
 }
 
 /** Up to `limit` messages of a channel's topic with IDs below `belowId`, newest first. */
-export function topicMessagesBelow(db: Reader, channelId: number, topicKey: string, belowId: number, limit: number): MessageRow[] {
+export async function topicMessagesBelow(db: Reader, channelId: number, topicKey: string, belowId: number, limit: number): Promise<MessageRow[]> {
   return db
     .select(MESSAGE_ROW)
     .from(messages)
@@ -225,22 +225,22 @@ export function topicMessagesBelow(db: Reader, channelId: number, topicKey: stri
 }
 
 /** The ID of a channel's oldest message; null when it has none. */
-export function firstMessageIdIn(db: Reader, channelId: number): number | null {
+export async function firstMessageIdIn(db: Reader, channelId: number): Promise<number | null> {
   return db.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channelId)).get()?.id ?? null;
 }
 
 export type MessageFlagRow = typeof messageFlags.$inferSelect;
 
 /** The flag rows of one message: one per user who has any stored. */
-export function flagRowsOfMessage(db: Reader, messageId: number): MessageFlagRow[] {
+export async function flagRowsOfMessage(db: Reader, messageId: number): Promise<MessageFlagRow[]> {
   return db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
 }
 
 /** An edit or a move: the message gets `changes`, and `entry` goes first in its edit history. */
-export function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMessage>, entry: EditHistoryEntry) {
+export async function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMessage>, entry: EditHistoryEntry) {
   // The update trigger re-indexes the message; it must be in the index first, even if this
   // transaction created it.
-  indexInsertedMessages();
+  indexInsertedMessages(tx);
   tx.update(messages)
     .set({ ...changes, editHistory: withEditEntry(entry) })
     .where(eq(messages.id, messageId))
@@ -250,11 +250,11 @@ export function rewriteMessage(tx: Tx, messageId: number, changes: Partial<NewMe
 // ---- Queries of the actions ----
 
 /** Whether a channel's topic (by its lower-cased key) has any message. */
-export function topicHasMessages(db: Reader, channelId: number, topicKey: string): boolean {
+export async function topicHasMessages(db: Reader, channelId: number, topicKey: string): Promise<boolean> {
   return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
 }
 
 /** Messages with these IDs (missing ones left out), edit history included, in no particular order. */
-export function messagesByIds(db: Reader, ids: number[]): Message[] {
+export async function messagesByIds(db: Reader, ids: number[]): Promise<Message[]> {
   return db.select().from(messages).where(inArray(messages.id, ids)).all();
 }

@@ -21,7 +21,7 @@ export const mutedUsers = sqliteTable(
 );
 
 /** The users a user muted, in the order they were muted (rowid order), as the API's `muted_users` entries. */
-export function listMutedUsers(db: Reader, userId: number): Array<{ id: number; timestamp: number }> {
+export async function listMutedUsers(db: Reader, userId: number): Promise<Array<{ id: number; timestamp: number }>> {
   return db
     .select({ id: mutedUsers.mutedUserId, timestamp: mutedUsers.dateMuted })
     .from(mutedUsers)
@@ -30,15 +30,15 @@ export function listMutedUsers(db: Reader, userId: number): Array<{ id: number; 
     .all();
 }
 
-export function isMuted(db: Reader, userId: number, mutedUserId: number): boolean {
+export async function isMuted(db: Reader, userId: number, mutedUserId: number): Promise<boolean> {
   return db.select({ id: mutedUsers.mutedUserId }).from(mutedUsers).where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId))).get() !== undefined;
 }
 
-export function insertMute(tx: Tx, userId: number, mutedUserId: number, dateMuted: number) {
+export async function insertMute(tx: Tx, userId: number, mutedUserId: number, dateMuted: number) {
   tx.insert(mutedUsers).values({ userId, mutedUserId, dateMuted }).run();
 }
 
-export function deleteMute(tx: Tx, userId: number, mutedUserId: number) {
+export async function deleteMute(tx: Tx, userId: number, mutedUserId: number) {
   tx.delete(mutedUsers)
     .where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId)))
     .run();
@@ -50,11 +50,11 @@ const allMutes = rawStatement<{ user_id: number; muted_user_id: number }, []>("S
  * Per muted user, who muted them, for the send path: a message from someone nobody muted
  * costs one map lookup. Mutes change only in write() transactions.
  */
-const mutersByMutedUser = cachedUntilChange("mutedUsers", (db) => {
+const mutersByMutedUser = cachedUntilChange("mutedUsers", async (db) => {
   const muters = new Map<number, number[]>();
   for (const [userId, mutedUserId] of allMutes(db).values() as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
   return muters as ReadonlyMap<number, readonly number[]>;
 });
 
 /** The users who muted `senderId` (none: undefined). */
-export const mutersOf = (db: Reader, senderId: number): readonly number[] | undefined => mutersByMutedUser(db).get(senderId);
+export const mutersOf = async (db: Reader, senderId: number): Promise<readonly number[] | undefined> => (await mutersByMutedUser(db)).get(senderId);

@@ -110,7 +110,7 @@ function matchingSql(db: Reader, filter: NarrowFilter, range: IdRange): SQL {
 }
 
 /** Which of these message IDs (in ascending order) match the narrow, in one query. */
-export function narrowMatchingIds(db: Reader, filter: NarrowFilter, ascending: number[]): number[] {
+export async function narrowMatchingIds(db: Reader, filter: NarrowFilter, ascending: number[]): Promise<number[]> {
   if (ascending.length === 0) return [];
   const range = { from: ascending[0], to: ascending[ascending.length - 1] + 1 };
   return db
@@ -119,7 +119,7 @@ export function narrowMatchingIds(db: Reader, filter: NarrowFilter, ascending: n
 }
 
 /** Up to `limit` IDs of messages in `range` matching the narrow, in ID order (`order`). */
-export function narrowIdsInRange(db: Reader, filter: NarrowFilter, range: IdRange, order: "ASC" | "DESC", limit: number): number[] {
+export async function narrowIdsInRange(db: Reader, filter: NarrowFilter, range: IdRange, order: "ASC" | "DESC", limit: number): Promise<number[]> {
   const direction = sql.raw(order);
   const match = matchOf(filter);
   // A search walks the full-text index within the range and stops at `limit` hits, rather
@@ -223,7 +223,7 @@ export type ConversationOfMessage = { channelId: number; topic: string } | { cha
  * The conversation of the message with this ID (`with:`), if it exists and the user may read
  * it (`readableChannelIds`: the channels whose whole history they may read).
  */
-export function readableConversationOf(db: Reader, messageId: number, userId: number, readableChannelIds: number[]): ConversationOfMessage | undefined {
+export async function readableConversationOf(db: Reader, messageId: number, userId: number, readableChannelIds: number[]): Promise<ConversationOfMessage | undefined> {
   const target = db.select().from(messages).where(eq(messages.id, messageId)).get();
   if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), receivedOrInChannelsSql(userId, readableChannelIds))}`).length === 0) return undefined;
   if (target.channelId !== null) return { channelId: target.channelId, topic: target.topic };
@@ -232,6 +232,6 @@ export function readableConversationOf(db: Reader, messageId: number, userId: nu
 }
 
 /** Whether the user was ever subscribed to the channel: someone who left may still narrow to it. */
-export function hadSubscription(db: Reader, userId: number, channelId: number): boolean {
+export async function hadSubscription(db: Reader, userId: number, channelId: number): Promise<boolean> {
   return db.all(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`).length > 0;
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { whenCommitted } from "./handles";
 import type { InvitationEmailPayload } from "./invites";
 import type { PasswordResetEmailPayload } from "./passwordResets";
 import type { Reader, SendTx, Tx } from "./types";
@@ -61,17 +62,17 @@ export interface OutgoingWebhookPayload {
   reply_to: { type: "stream"; stream_id: number; topic: string } | { type: "private"; user_ids: number[] };
 }
 
-export function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
+export async function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
   tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
-  queueMicrotask(notifyQueued);
+  whenCommitted(tx, notifyQueued);
 }
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /**
- * Told after enqueueOutbox, so the sender can start at once rather than at its next sweep.
- * It runs as a microtask: write() callbacks are synchronous, so by then the transaction has
- * committed (or rolled back, and the sender finds nothing new, which is harmless).
+ * Told after enqueueOutbox, so the sender can start at once rather than at its next sweep:
+ * once the transaction that queued the item has committed (told earlier, the sender would look
+ * before the item is visible and find it only at the next sweep; a rollback tells no one).
  */
 let queuedListener: (() => void) | null = null;
 
@@ -88,7 +89,7 @@ function notifyQueued() {
  * sender learns of new items this way (by the primary key, however many wait), since writers
  * take turns and IDs therefore become visible in increasing order.
  */
-export function pendingOutboxAfter(db: Reader, afterId: number, limit: number): OutboxRow[] {
+export async function pendingOutboxAfter(db: Reader, afterId: number, limit: number): Promise<OutboxRow[]> {
   return db
     .select()
     .from(outbox)
@@ -99,12 +100,12 @@ export function pendingOutboxAfter(db: Reader, afterId: number, limit: number): 
 }
 
 /** The highest item ID there is (0 for none): where the next look for new items may start. */
-export function lastOutboxId(db: Reader): number {
+export async function lastOutboxId(db: Reader): Promise<number> {
   return db.select({ id: sql<number | null>`max(${outbox.id})` }).from(outbox).get()?.id ?? 0;
 }
 
 /** Items still to deliver (neither sent nor given up), by kind. */
-export function countPendingOutbox(db: Reader): Map<string, number> {
+export async function countPendingOutbox(db: Reader): Promise<Map<string, number>> {
   const rows = db
     .select({ kind: outbox.kind, count: sql<number>`count(*)` })
     .from(outbox)
@@ -114,25 +115,25 @@ export function countPendingOutbox(db: Reader): Map<string, number> {
   return new Map(rows.map((row) => [row.kind, row.count]));
 }
 
-export function getOutboxItem(db: Reader, id: number): OutboxRow | undefined {
+export async function getOutboxItem(db: Reader, id: number): Promise<OutboxRow | undefined> {
   return db.select().from(outbox).where(eq(outbox.id, id)).get();
 }
 
 /** Delivered: never tried again. Only a pending item is marked, so a mark is never repeated. */
-export function markOutboxSent(tx: Tx, id: number, attempts: number, now: number) {
+export async function markOutboxSent(tx: Tx, id: number, attempts: number, now: number) {
   tx.update(outbox).set({ sentAt: now, attempts, lastError: null }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
 }
 
 /** A failed try: counted, and the next one not before `nextAttemptAt`. */
-export function markOutboxFailed(tx: Tx, id: number, attempts: number, nextAttemptAt: number, error: string) {
+export async function markOutboxFailed(tx: Tx, id: number, attempts: number, nextAttemptAt: number, error: string) {
   tx.update(outbox).set({ attempts, nextAttemptAt, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
 }
 
-export function markOutboxGivenUp(tx: Tx, id: number, attempts: number, now: number, error: string) {
+export async function markOutboxGivenUp(tx: Tx, id: number, attempts: number, now: number, error: string) {
   tx.update(outbox).set({ attempts, gaveUpAt: now, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
 }
 
 /** Forgets items finished (sent or given up) before `before`: the table keeps recent history only. */
-export function pruneFinishedOutbox(tx: Tx, before: number) {
+export async function pruneFinishedOutbox(tx: Tx, before: number) {
   tx.delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.gaveUpAt, before))).run();
 }

@@ -19,14 +19,14 @@ const activeWebhookBots = prepared((db) =>
     .prepare(),
 );
 
-const currentIds = cachedUntilChange("outgoingWebhookBots", (db): ReadonlySet<number> => new Set(activeWebhookBots(db).all().map((row) => row.id)));
+const currentIds = cachedUntilChange("outgoingWebhookBots", async (db): Promise<ReadonlySet<number>> => new Set(activeWebhookBots(db).all().map((row) => row.id)));
 
-export function outgoingWebhookBotIds(db: Reader): ReadonlySet<number> {
+export async function outgoingWebhookBotIds(db: Reader): Promise<ReadonlySet<number>> {
   return currentIds(db);
 }
 
 /** A bot with its service configuration, as a delivery needs it; undefined once it is gone. */
-export function findWebhookBot(db: Reader, botId: number): { bot: User; service: BotService } | undefined {
+export async function findWebhookBot(db: Reader, botId: number): Promise<{ bot: User; service: BotService } | undefined> {
   const row = db.select().from(users).innerJoin(botServices, eq(botServices.botId, users.id)).where(eq(users.id, botId)).get();
   return row ? { bot: row.users, service: row.bot_services } : undefined;
 }
@@ -40,6 +40,6 @@ const serviceUrl = prepared((db) =>
 );
 
 /** A bot's service URL, for the outbox to tell its destination; asked once per queued item. */
-export function webhookServiceUrl(db: Reader, botId: number): string | undefined {
+export async function webhookServiceUrl(db: Reader, botId: number): Promise<string | undefined> {
   return serviceUrl(db).get({ botId })?.url;
 }

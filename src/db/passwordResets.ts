@@ -24,24 +24,24 @@ export const passwordResets = sqliteTable("password_resets", {
 
 export type PasswordReset = typeof passwordResets.$inferSelect;
 
-export function insertPasswordReset(tx: Tx, values: Omit<PasswordReset, "id" | "usedAt">): PasswordReset {
+export async function insertPasswordReset(tx: Tx, values: Omit<PasswordReset, "id" | "usedAt">): Promise<PasswordReset> {
   return tx.insert(passwordResets).values(values).returning().get();
 }
 
-export function findPasswordResetById(db: Reader, id: number): PasswordReset | undefined {
+export async function findPasswordResetById(db: Reader, id: number): Promise<PasswordReset | undefined> {
   return db.select().from(passwordResets).where(eq(passwordResets.id, id)).get();
 }
 
-export function findPasswordResetByTokenHash(db: Reader, tokenHash: string): PasswordReset | undefined {
+export async function findPasswordResetByTokenHash(db: Reader, tokenHash: string): Promise<PasswordReset | undefined> {
   return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
 }
 
-export function markPasswordResetUsed(tx: Tx, id: number, at: number) {
+export async function markPasswordResetUsed(tx: Tx, id: number, at: number) {
   tx.update(passwordResets).set({ usedAt: at }).where(eq(passwordResets.id, id)).run();
 }
 
 /** A new link replaces the person's older unused ones. */
-export function retireUnusedPasswordResets(tx: Tx, userId: number, at: number) {
+export async function retireUnusedPasswordResets(tx: Tx, userId: number, at: number) {
   tx.update(passwordResets)
     .set({ usedAt: at })
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))

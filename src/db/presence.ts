@@ -21,13 +21,16 @@ export const presences = sqliteTable("presences", {
 
 export type PresenceRow = typeof presences.$inferSelect;
 
-/** Every stored row: the in-memory copy (db/presenceStore.ts) starts from these. */
+/**
+ * Every stored row: the in-memory copy (db/presenceStore.ts) starts from these. Synchronous
+ * while that copy is loaded on first use, by synchronous callers, on the bare read connection.
+ */
 export function listPresenceRows(db: Reader): PresenceRow[] {
   return db.select().from(presences).all();
 }
 
 /** Writes the given users' current presence, replacing what was stored. */
-export function savePresenceRows(tx: Tx, rows: PresenceRow[]) {
+export async function savePresenceRows(tx: Tx, rows: PresenceRow[]) {
   for (const row of rows) {
     const { userId: _userId, ...changes } = row;
     tx.insert(presences).values(row).onConflictDoUpdate({ target: presences.userId, set: changes }).run();

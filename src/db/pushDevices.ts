@@ -26,7 +26,7 @@ export const pushDevices = sqliteTable(
 export type PushDevice = typeof pushDevices.$inferSelect;
 
 /** Registers the token for this user, taking it over from whoever had it (a device whose previous user never logged out). */
-export function savePushDevice(tx: Tx, values: { userId: number; kind: PushDeviceKind; token: string; appId: string | null; lastUpdated: number }) {
+export async function savePushDevice(tx: Tx, values: { userId: number; kind: PushDeviceKind; token: string; appId: string | null; lastUpdated: number }) {
   tx.insert(pushDevices)
     .values(values)
     .onConflictDoUpdate({ target: [pushDevices.kind, pushDevices.token], set: { userId: values.userId, appId: values.appId, lastUpdated: values.lastUpdated } })
@@ -34,7 +34,7 @@ export function savePushDevice(tx: Tx, values: { userId: number; kind: PushDevic
 }
 
 /** Removes the user's own registration of the token; false when they have none. */
-export function deletePushDevice(tx: Tx, userId: number, kind: PushDeviceKind, token: string): boolean {
+export async function deletePushDevice(tx: Tx, userId: number, kind: PushDeviceKind, token: string): Promise<boolean> {
   const removed = tx
     .delete(pushDevices)
     .where(and(eq(pushDevices.userId, userId), eq(pushDevices.kind, kind), eq(pushDevices.token, token)))

@@ -35,7 +35,7 @@ export interface EmojiKey {
   reactionType: ReactionType;
 }
 
-export function findReaction(db: Reader, messageId: number, userId: number, key: EmojiKey): Reaction | undefined {
+export async function findReaction(db: Reader, messageId: number, userId: number, key: EmojiKey): Promise<Reaction | undefined> {
   return db
     .select()
     .from(reactions)
@@ -51,7 +51,7 @@ export function findReaction(db: Reader, messageId: number, userId: number, key:
 }
 
 /** Anyone's reaction with this emoji on the message: a new one joins it under the same name. */
-export function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiKey): Reaction | undefined {
+export async function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiKey): Promise<Reaction | undefined> {
   return db
     .select()
     .from(reactions)
@@ -60,16 +60,16 @@ export function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiK
     .get();
 }
 
-export function insertReaction(tx: Tx, values: typeof reactions.$inferInsert): Reaction {
+export async function insertReaction(tx: Tx, values: typeof reactions.$inferInsert): Promise<Reaction> {
   return tx.insert(reactions).values(values).returning().get();
 }
 
-export function deleteReaction(tx: Tx, id: number) {
+export async function deleteReaction(tx: Tx, id: number) {
   tx.delete(reactions).where(eq(reactions.id, id)).run();
 }
 
 /** The reactions to these messages, 500 messages at a time, each message's oldest first. */
-export function reactionsToMessages(db: Reader, messageIds: number[]): Reaction[] {
+export async function reactionsToMessages(db: Reader, messageIds: number[]): Promise<Reaction[]> {
   const rows: Reaction[] = [];
   for (let i = 0; i < messageIds.length; i += 500) {
     const chunk = messageIds.slice(i, i + 500);

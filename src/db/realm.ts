@@ -27,19 +27,19 @@ export const REALM_ID = 1;
 const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, REALM_ID)).prepare());
 
 // Every request reads the realm; it changes rarely. Frozen, since callers share one copy.
-const currentRealm = cachedUntilChange("realm", (db): Realm | undefined => {
+const currentRealm = cachedUntilChange("realm", async (db): Promise<Realm | undefined> => {
   const row = realmRow(db).get() as RealmRow | undefined;
   if (!row) return undefined;
   return Object.freeze({ ...row, settings: Object.freeze({ ...REALM_SETTING_DEFAULTS, ...row.settings }) });
 });
 
-export function findRealm(db: Reader): Realm | undefined {
+export async function findRealm(db: Reader): Promise<Realm | undefined> {
   return currentRealm(db);
 }
 
 /** The realm, for code that runs only once the organization exists. */
-export function getRealm(db: Reader): Realm {
-  const realm = findRealm(db);
+export async function getRealm(db: Reader): Promise<Realm> {
+  const realm = await findRealm(db);
   if (!realm) throw new Error("The organization has not been set up");
   return realm;
 }
@@ -58,7 +58,7 @@ export function realmHost(realm: Pick<Realm, "url">): string {
 }
 
 /** Replaces the realm's settings (all of them: callers pass the current ones with their changes). */
-export function setRealmSettings(tx: Tx, settings: RealmSettings) {
+export async function setRealmSettings(tx: Tx, settings: RealmSettings) {
   tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
 }
 
@@ -67,10 +67,10 @@ export function setRealmSettings(tx: Tx, settings: RealmSettings) {
 export type NewRealm = typeof realms.$inferInsert;
 
 /** Stores the one organization (once, when it is created). */
-export function insertRealm(tx: Tx, values: NewRealm) {
+export async function insertRealm(tx: Tx, values: NewRealm) {
   tx.insert(realms).values(values).run();
 }
 
-export function updateRealm(tx: Tx, changes: Partial<Omit<NewRealm, "id">>) {
+export async function updateRealm(tx: Tx, changes: Partial<Omit<NewRealm, "id">>) {
   tx.update(realms).set(changes).where(eq(realms.id, REALM_ID)).run();
 }

@@ -67,7 +67,7 @@ const allRows = prepared((db) => db.select().from(realmEmoji).orderBy(asc(realmE
 
 // Every send with `:name:` in it and every reaction looks names up; emoji change only in
 // write() transactions (db/caches.ts).
-const currentTables = cachedUntilChange("realmEmoji", (db): RealmEmojiTables => {
+const currentTables = cachedUntilChange("realmEmoji", async (db): Promise<RealmEmojiTables> => {
   const all = (allRows(db).all() as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
   return {
     all,
@@ -77,28 +77,28 @@ const currentTables = cachedUntilChange("realmEmoji", (db): RealmEmojiTables => 
 });
 
 /** Every custom emoji, deactivated ones included (old messages and reactions still show them), by ID. */
-export function listRealmEmoji(db: Reader): readonly RealmEmojiEntry[] {
-  return currentTables(db).all;
+export async function listRealmEmoji(db: Reader): Promise<readonly RealmEmojiEntry[]> {
+  return (await currentTables(db)).all;
 }
 
 /** By emoji_code (the ID as a string), deactivated or not. */
-export function findRealmEmojiById(db: Reader, id: string): RealmEmojiEntry | undefined {
-  return currentTables(db).byId.get(id);
+export async function findRealmEmojiById(db: Reader, id: string): Promise<RealmEmojiEntry | undefined> {
+  return (await currentTables(db)).byId.get(id);
 }
 
-export function findActiveRealmEmojiByName(db: Reader, name: string): RealmEmojiEntry | undefined {
-  return currentTables(db).activeByName.get(name);
+export async function findActiveRealmEmojiByName(db: Reader, name: string): Promise<RealmEmojiEntry | undefined> {
+  return (await currentTables(db)).activeByName.get(name);
 }
 
 /** The emoji whose image is served under this file name, deactivated or not. */
-export function findRealmEmojiByFileName(db: Reader, fileName: string): RealmEmojiRow | undefined {
+export async function findRealmEmojiByFileName(db: Reader, fileName: string): Promise<RealmEmojiRow | undefined> {
   return db.select().from(realmEmoji).where(eq(realmEmoji.fileName, fileName)).get();
 }
 
-export function insertRealmEmoji(tx: Tx, values: typeof realmEmoji.$inferInsert): RealmEmojiRow {
+export async function insertRealmEmoji(tx: Tx, values: typeof realmEmoji.$inferInsert): Promise<RealmEmojiRow> {
   return tx.insert(realmEmoji).values(values).returning().get();
 }
 
-export function deactivateRealmEmoji(tx: Tx, id: number) {
+export async function deactivateRealmEmoji(tx: Tx, id: number) {
   tx.update(realmEmoji).set({ deactivated: true }).where(eq(realmEmoji.id, id)).run();
 }

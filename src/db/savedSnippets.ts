@@ -20,23 +20,23 @@ export const savedSnippets = sqliteTable(
 
 export type SavedSnippet = typeof savedSnippets.$inferSelect;
 
-export function listSavedSnippets(db: Reader, userId: number): SavedSnippet[] {
+export async function listSavedSnippets(db: Reader, userId: number): Promise<SavedSnippet[]> {
   return db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id)).all();
 }
 
 /** One of the user's own snippets; another user's is as absent as an unknown ID. */
-export function findOwnSavedSnippet(db: Reader, userId: number, id: number): SavedSnippet | undefined {
+export async function findOwnSavedSnippet(db: Reader, userId: number, id: number): Promise<SavedSnippet | undefined> {
   return db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))).get();
 }
 
-export function insertSavedSnippet(tx: Tx, values: typeof savedSnippets.$inferInsert): SavedSnippet {
+export async function insertSavedSnippet(tx: Tx, values: typeof savedSnippets.$inferInsert): Promise<SavedSnippet> {
   return tx.insert(savedSnippets).values(values).returning().get();
 }
 
-export function updateSavedSnippet(tx: Tx, id: number, changes: { title?: string; content?: string }): SavedSnippet {
+export async function updateSavedSnippet(tx: Tx, id: number, changes: { title?: string; content?: string }): Promise<SavedSnippet> {
   return tx.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning().get()!;
 }
 
-export function deleteSavedSnippet(tx: Tx, id: number) {
+export async function deleteSavedSnippet(tx: Tx, id: number) {
   tx.delete(savedSnippets).where(eq(savedSnippets.id, id)).run();
 }

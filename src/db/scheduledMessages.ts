@@ -44,7 +44,7 @@ export type ScheduledMessage = typeof scheduledMessages.$inferSelect;
 export type ScheduledMessageFields = Pick<ScheduledMessage, "type" | "to" | "topic" | "content" | "renderedContent" | "client" | "scheduledTimestamp">;
 
 /** A user's messages still to be sent (failed ones included), soonest first. */
-export function listUndeliveredScheduledMessages(db: Reader, senderId: number): ScheduledMessage[] {
+export async function listUndeliveredScheduledMessages(db: Reader, senderId: number): Promise<ScheduledMessage[]> {
   return db
     .select()
     .from(scheduledMessages)
@@ -53,7 +53,7 @@ export function listUndeliveredScheduledMessages(db: Reader, senderId: number): 
     .all();
 }
 
-export function findScheduledMessage(db: Reader, senderId: number, id: number): ScheduledMessage | undefined {
+export async function findScheduledMessage(db: Reader, senderId: number, id: number): Promise<ScheduledMessage | undefined> {
   return db
     .select()
     .from(scheduledMessages)
@@ -61,12 +61,12 @@ export function findScheduledMessage(db: Reader, senderId: number, id: number): 
     .get();
 }
 
-export function findScheduledMessageById(db: Reader, id: number): ScheduledMessage | undefined {
+export async function findScheduledMessageById(db: Reader, id: number): Promise<ScheduledMessage | undefined> {
   return db.select().from(scheduledMessages).where(eq(scheduledMessages.id, id)).get();
 }
 
 /** IDs of the messages due at `at` and not yet tried, in the order they were due. */
-export function dueScheduledMessageIds(db: Reader, at: number, limit: number): number[] {
+export async function dueScheduledMessageIds(db: Reader, at: number, limit: number): Promise<number[]> {
   return db
     .select({ id: scheduledMessages.id })
     .from(scheduledMessages)
@@ -78,7 +78,7 @@ export function dueScheduledMessageIds(db: Reader, at: number, limit: number): n
 }
 
 /** The earliest time a message not yet tried is due, if any. */
-export function nextScheduledTimestamp(db: Reader): number | undefined {
+export async function nextScheduledTimestamp(db: Reader): Promise<number | undefined> {
   return db
     .select({ at: scheduledMessages.scheduledTimestamp })
     .from(scheduledMessages)
@@ -88,7 +88,7 @@ export function nextScheduledTimestamp(db: Reader): number | undefined {
     .get()?.at;
 }
 
-export function insertScheduledMessage(tx: Tx, senderId: number, fields: ScheduledMessageFields & { readBySender: boolean }): ScheduledMessage {
+export async function insertScheduledMessage(tx: Tx, senderId: number, fields: ScheduledMessageFields & { readBySender: boolean }): Promise<ScheduledMessage> {
   return tx
     .insert(scheduledMessages)
     .values({ ...fields, senderId })
@@ -97,7 +97,7 @@ export function insertScheduledMessage(tx: Tx, senderId: number, fields: Schedul
 }
 
 /** An edit; it also clears an earlier failure, as the reference does. */
-export function updateScheduledMessage(tx: Tx, id: number, fields: Partial<ScheduledMessageFields>): ScheduledMessage {
+export async function updateScheduledMessage(tx: Tx, id: number, fields: Partial<ScheduledMessageFields>): Promise<ScheduledMessage> {
   return tx
     .update(scheduledMessages)
     .set({ ...fields, failed: false, failureMessage: null })
@@ -106,14 +106,14 @@ export function updateScheduledMessage(tx: Tx, id: number, fields: Partial<Sched
     .get()!;
 }
 
-export function deleteScheduledMessage(tx: Tx, id: number) {
+export async function deleteScheduledMessage(tx: Tx, id: number) {
   tx.delete(scheduledMessages).where(eq(scheduledMessages.id, id)).run();
 }
 
-export function markScheduledMessageDelivered(tx: Tx, id: number, messageId: number) {
+export async function markScheduledMessageDelivered(tx: Tx, id: number, messageId: number) {
   tx.update(scheduledMessages).set({ delivered: true, deliveredMessageId: messageId }).where(eq(scheduledMessages.id, id)).run();
 }
 
-export function markScheduledMessageFailed(tx: Tx, id: number, failureMessage: string): ScheduledMessage {
+export async function markScheduledMessageFailed(tx: Tx, id: number, failureMessage: string): Promise<ScheduledMessage> {
   return tx.update(scheduledMessages).set({ failed: true, failureMessage }).where(eq(scheduledMessages.id, id)).returning().get()!;
 }

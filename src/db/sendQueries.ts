@@ -10,10 +10,10 @@ import type { Reader, SendTx } from "./types";
 import { users } from "./users";
 
 /**
- * The queries every channel message runs, prepared once (db/prepared.ts): sending is the hot
- * path, and drizzle building a query's SQL costs more than SQLite running it. They run on the
- * one connection, so inside a write() they see and join its transaction; `db` is taken only to
- * say where they run.
+ * The queries every channel message runs, prepared once per connection (db/prepared.ts):
+ * sending is the hot path, and drizzle building a query's SQL costs more than SQLite running it.
+ * Each runs on the connection of the handle it is given, so inside a send it sees and joins
+ * that transaction.
  */
 
 const placeholder = sql.placeholder;
@@ -26,11 +26,11 @@ const systemGroupQuery = prepared((db) =>
     .prepare(),
 );
 // System groups are created with the organization and never replaced: their IDs are kept,
-// one cell per open database.
+// one cell per connection.
 const everyoneGroupCell = prepared(() => ({ id: undefined as number | undefined }));
 
 /** The ID of role:everyone, which every user is in: permissions set to it need no lookup. */
-export function everyoneGroupId(db: Reader): number {
+export async function everyoneGroupId(db: Reader): Promise<number> {
   const cell = everyoneGroupCell(db);
   return (cell.id ??= systemGroupQuery(db).get({ name: SystemGroup.EVERYONE })?.id ?? -1);
 }
@@ -43,7 +43,7 @@ const channelById = prepared((db) => db.select().from(channels).where(eq(channel
 const channelsForSending = cachedUntilChange("channelsForSending", (db) => new Map<string, Readonly<Channel>>());
 const MAX_CACHED_CHANNELS = 10_000;
 
-export function channelForSending(db: Reader, by: { name: string } | { id: number }): Readonly<Channel> | undefined {
+export async function channelForSending(db: Reader, by: { name: string } | { id: number }): Promise<Readonly<Channel> | undefined> {
   const known = channelsForSending(db);
   const key = "name" in by ? `name ${by.name.toLowerCase()}` : `id ${by.id}`;
   let channel = known.get(key);
@@ -74,7 +74,7 @@ export interface Subscribers {
 // Every send needs its channel's subscribers; they change only in write() transactions.
 const subscribersByChannel = cachedUntilChange("channelSubscribers", (db) => new Map<number, Subscribers>());
 
-export function channelSubscribers(db: Reader, channelId: number): Subscribers {
+export async function channelSubscribers(db: Reader, channelId: number): Promise<Subscribers> {
   const known = subscribersByChannel(db);
   let subscribers = known.get(channelId);
   if (subscribers === undefined) {
@@ -90,7 +90,7 @@ const channelRecipientQuery = rawStatement<{ id: number }, [number]>("SELECT id 
 // A channel's recipient row never changes once made; it is kept like the channel itself.
 const channelRecipientIds = cachedUntilChange("channelRecipients", (db) => new Map<number, number>());
 
-export function findChannelRecipientId(db: Reader, channelId: number): number | undefined {
+export async function findChannelRecipientId(db: Reader, channelId: number): Promise<number | undefined> {
   const known = channelRecipientIds(db);
   let id = known.get(channelId);
   if (id === undefined) {
@@ -104,7 +104,7 @@ export function findChannelRecipientId(db: Reader, channelId: number): number | 
 // ~20 µs instead of ~2 µs inside a send's transaction.
 const topicMessageQuery = rawStatement<{ found: number }, [number, string]>("SELECT 1 AS found FROM messages WHERE channel_id = ? AND topic_key = ? LIMIT 1");
 
-export const topicHasMessages = (db: Reader, channelId: number, topicKey: string) => topicMessageQuery(db).values(channelId, topicKey).length > 0;
+export const topicHasMessages = async (db: Reader, channelId: number, topicKey: string) => topicMessageQuery(db).values(channelId, topicKey).length > 0;
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
 
@@ -116,7 +116,7 @@ const insertMessageStatement = rawStatement<never, Array<string | number | null>
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 
-export function insertMessage(tx: SendTx, values: MessageValues): Message {
+export async function insertMessage(tx: SendTx, values: MessageValues): Promise<Message> {
   const flag = (value: boolean) => (value ? 1 : 0);
   const { lastInsertRowid } = insertMessageStatement(tx).run(
     values.recipientId,
@@ -140,7 +140,7 @@ export function insertMessage(tx: SendTx, values: MessageValues): Message {
 
 const insertFlagsStatement = rawStatement<never, [number, number, number, number]>("INSERT INTO message_flags (user_id, message_id, recipient_id, flags) VALUES (?, ?, ?, ?)");
 
-export function insertMessageFlags(tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
+export async function insertMessageFlags(tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
   const insert = insertFlagsStatement(tx);
   for (const row of rows) insert.run(row.userId, row.messageId, row.recipientId, row.flags);
 }

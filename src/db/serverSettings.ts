@@ -11,14 +11,14 @@ export const serverSettings = sqliteTable("server_settings", {
   value: text("value", { mode: "json" }).notNull(),
 });
 
-export function readServerSetting<T>(db: Reader, name: string): T | undefined {
+export async function readServerSetting<T>(db: Reader, name: string): Promise<T | undefined> {
   return db.select().from(serverSettings).where(eq(serverSettings.name, name)).get()?.value as T | undefined;
 }
 
-export function writeServerSetting(tx: Tx, name: string, value: unknown) {
+export async function writeServerSetting(tx: Tx, name: string, value: unknown) {
   tx.insert(serverSettings).values({ name, value }).onConflictDoUpdate({ target: serverSettings.name, set: { value } }).run();
 }
 
-export function deleteServerSetting(tx: Tx, name: string) {
+export async function deleteServerSetting(tx: Tx, name: string) {
   tx.delete(serverSettings).where(eq(serverSettings.name, name)).run();
 }

@@ -10,7 +10,10 @@ import { users } from "./users";
 
 /** What the server holds, for the server status page (reads/serverStatus.ts). */
 
-/** The database file's path, as SQLite opened it (the data dir is its folder). */
+/**
+ * The database file's path, as SQLite opened it (the data dir is its folder). Synchronous:
+ * db/checkpoints.ts asks it of the bare write connection as the server starts.
+ */
 export function databaseFilePath(db: Reader): string {
   const main = db.all<{ name: string; file: string }>(sql`PRAGMA database_list`).find((entry) => entry.name === "main");
   if (!main?.file) throw new Error("The database has no file");
@@ -27,13 +30,13 @@ const sizeOf = (path: string) => {
 };
 
 /** The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into it). */
-export function databaseFileSizes(db: Reader): { sizeBytes: number; walBytes: number } {
+export async function databaseFileSizes(db: Reader): Promise<{ sizeBytes: number; walBytes: number }> {
   const path = databaseFilePath(db);
   const walBytes = sizeOf(`${path}-wal`);
   return { sizeBytes: sizeOf(path) + walBytes, walBytes };
 }
 
-const count = (db: Reader, table: SQLiteTable, where?: SQL) => db.select({ n: sql<number>`count(*)` }).from(table).where(where).get()!.n;
+const count = async (db: Reader, table: SQLiteTable, where?: SQL) => db.select({ n: sql<number>`count(*)` }).from(table).where(where).get()!.n;
 
 export interface StoredCounts {
   /** Active human accounts. */
@@ -50,15 +53,15 @@ export interface StoredCounts {
   outboxGivenUp: number;
 }
 
-export function countStored(db: Reader): StoredCounts {
+export async function countStored(db: Reader): Promise<StoredCounts> {
   const uploads = db.select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!;
   return {
-    users: count(db, users, and(eq(users.isActive, true), eq(users.isBot, false))),
-    bots: count(db, users, and(eq(users.isActive, true), eq(users.isBot, true), eq(users.isSystemBot, false))),
-    channels: count(db, channels, eq(channels.isArchived, false)),
-    messages: count(db, messages),
+    users: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, false))),
+    bots: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, true), eq(users.isSystemBot, false))),
+    channels: await count(db, channels, eq(channels.isArchived, false)),
+    messages: await count(db, messages),
     uploadFiles: uploads.files,
     uploadBytes: uploads.bytes,
-    outboxGivenUp: count(db, outbox, isNotNull(outbox.gaveUpAt)),
+    outboxGivenUp: await count(db, outbox, isNotNull(outbox.gaveUpAt)),
   };
 }

@@ -29,7 +29,7 @@ export const sessions = sqliteTable(
 
 export type Session = typeof sessions.$inferSelect;
 
-export function insertSession(tx: Tx, values: Omit<Session, "id">): Session {
+export async function insertSession(tx: Tx, values: Omit<Session, "id">): Promise<Session> {
   return tx.insert(sessions).values(values).returning().get();
 }
 
@@ -38,35 +38,35 @@ const byTokenHash = rawStatement<{ id: number; user_id: number; last_seen_at: nu
   "SELECT id, user_id, last_seen_at, expires_at FROM sessions WHERE token_hash = ?",
 );
 
-export function findSessionByTokenHash(db: Reader, tokenHash: string): { id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined {
+export async function findSessionByTokenHash(db: Reader, tokenHash: string): Promise<{ id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined> {
   const row = byTokenHash(db).get(tokenHash);
   return row ? { id: row.id, userId: row.user_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at } : undefined;
 }
 
-export function listSessionsOf(db: Reader, userId: number): Session[] {
+export async function listSessionsOf(db: Reader, userId: number): Promise<Session[]> {
   return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt), desc(sessions.id)).all();
 }
 
-export function touchSession(tx: Tx, id: number, lastSeenAt: number, expiresAt: number) {
+export async function touchSession(tx: Tx, id: number, lastSeenAt: number, expiresAt: number) {
   tx.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id)).run();
 }
 
 /** Deletes one of a user's sessions; false when they have none with that ID. */
-export function deleteSession(tx: Tx, userId: number, id: number): boolean {
+export async function deleteSession(tx: Tx, userId: number, id: number): Promise<boolean> {
   const deleted = tx.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id }).all();
   return deleted.length > 0;
 }
 
-export function deleteSessionByTokenHash(tx: Tx, tokenHash: string) {
+export async function deleteSessionByTokenHash(tx: Tx, tokenHash: string) {
   tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
 }
 
 /** Every session of a user but one (null: all of them), as after a password change or deactivation. */
-export function deleteSessionsOf(tx: Tx, userId: number, exceptId: number | null = null) {
+export async function deleteSessionsOf(tx: Tx, userId: number, exceptId: number | null = null) {
   const rows = tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId)).all();
   for (const row of rows) if (row.id !== exceptId) tx.delete(sessions).where(eq(sessions.id, row.id)).run();
 }
 
-export function deleteExpiredSessions(tx: Tx, at: number): number {
+export async function deleteExpiredSessions(tx: Tx, at: number): Promise<number> {
   return tx.delete(sessions).where(lte(sessions.expiresAt, at)).returning({ id: sessions.id }).all().length;
 }

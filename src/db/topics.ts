@@ -14,12 +14,12 @@ export type TopicMessage = MessageKey & { dateSent: number };
  * message `except` and those whose topic is spelled `exceptTopic`. Keys only: a topic can hold
  * tens of thousands of messages.
  */
-export function topicMessageKeys(
+export async function topicMessageKeys(
   db: Reader,
   channelId: number,
   topicKey: string,
   options: { afterId: number; except?: number; exceptTopic?: string; limit: number },
-): TopicMessage[] {
+): Promise<TopicMessage[]> {
   return db
     .select({ id: messages.id, recipientId: messages.recipientId, channelId: messages.channelId, senderId: messages.senderId, dateSent: messages.dateSent })
     .from(messages)
@@ -42,7 +42,7 @@ export function topicMessageKeys(
  * message spells it; with `receivedBy`, only the messages that user received count. Topics
  * match case-insensitively, so one entry stands for all spellings.
  */
-export function channelTopics(db: Reader, channelId: number, options: { receivedBy?: number } = {}): Array<{ name: string; max_id: number }> {
+export async function channelTopics(db: Reader, channelId: number, options: { receivedBy?: number } = {}): Promise<Array<{ name: string; max_id: number }>> {
   // The whole channel is one range of the (channel_id, topic_key, id) index: a covering scan.
   const visible = options.receivedBy === undefined ? sql`` : sql` AND ${receivedSql(options.receivedBy)}`;
   return db.all<{ name: string; max_id: number }>(sql`

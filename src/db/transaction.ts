@@ -96,6 +96,7 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
     const delivered = afterCommit(emitted);
     if (delivered instanceof Promise) await delivered;
   }
+  for (const then of transactionOf(handle)!.committed) then();
   return value;
 }
 

@@ -50,28 +50,28 @@ export interface LinkingMessage {
   dateSent: number;
 }
 
-export function insertAttachment(tx: Tx, values: typeof attachments.$inferInsert): Attachment {
+export async function insertAttachment(tx: Tx, values: typeof attachments.$inferInsert): Promise<Attachment> {
   return tx.insert(attachments).values(values).returning().get();
 }
 
-export function findAttachmentById(db: Reader, id: number): Attachment | undefined {
+export async function findAttachmentById(db: Reader, id: number): Promise<Attachment | undefined> {
   return db.select().from(attachments).where(eq(attachments.id, id)).get();
 }
 
-export function findAttachmentByPathId(db: Reader, pathId: string): Attachment | undefined {
+export async function findAttachmentByPathId(db: Reader, pathId: string): Promise<Attachment | undefined> {
   return db.select().from(attachments).where(eq(attachments.pathId, pathId)).get();
 }
 
-export function findAttachmentsByPathIds(db: Reader, pathIds: string[]): Attachment[] {
+export async function findAttachmentsByPathIds(db: Reader, pathIds: string[]): Promise<Attachment[]> {
   return pathIds.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.pathId, pathIds)).all();
 }
 
-export function listAttachmentsOf(db: Reader, ownerId: number): Attachment[] {
+export async function listAttachmentsOf(db: Reader, ownerId: number): Promise<Attachment[]> {
   return db.select().from(attachments).where(eq(attachments.ownerId, ownerId)).orderBy(asc(attachments.id)).all();
 }
 
 /** The bytes every upload of the organization takes (each upload counted, as the reference counts them). */
-export function uploadSpaceUsed(db: Reader): number {
+export async function uploadSpaceUsed(db: Reader): Promise<number> {
   return db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!.total;
 }
 
@@ -82,7 +82,7 @@ export function uploadSpaceUsed(db: Reader): number {
 const quotaHolder = sql<number>`coalesce(case when ${users.isBot} then ${users.botOwnerId} end, ${users.id})`;
 
 /** The bytes the uploads counted against one person take: theirs and their bots'. */
-export function uploadSpaceUsedBy(db: Reader, holderId: number): number {
+export async function uploadSpaceUsedBy(db: Reader, holderId: number): Promise<number> {
   return db
     .select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` })
     .from(attachments)
@@ -92,13 +92,13 @@ export function uploadSpaceUsedBy(db: Reader, holderId: number): number {
 }
 
 /** The people whose uploads (with their bots') take the most, most first. */
-export function uploadSpaceByPerson(db: Reader, limit: number): Array<{ userId: number; bytes: number }> {
+export async function uploadSpaceByPerson(db: Reader, limit: number): Promise<Array<{ userId: number; bytes: number }>> {
   const bytes = sql<number>`sum(${attachments.size})`;
   return db.select({ userId: quotaHolder, bytes }).from(attachments).innerJoin(users, eq(users.id, attachments.ownerId)).groupBy(quotaHolder).orderBy(desc(bytes), asc(quotaHolder)).limit(limit).all();
 }
 
 /** The messages linking each of these uploads, oldest first. */
-export function linkingMessages(db: Reader, attachmentIds: number[]): Map<number, LinkingMessage[]> {
+export async function linkingMessages(db: Reader, attachmentIds: number[]): Promise<Map<number, LinkingMessage[]>> {
   const found = new Map<number, LinkingMessage[]>(attachmentIds.map((id) => [id, []]));
   if (attachmentIds.length === 0) return found;
   const rows = db
@@ -113,7 +113,7 @@ export function linkingMessages(db: Reader, attachmentIds: number[]): Map<number
 }
 
 /** The messages (whole rows) linking one upload, for deciding who may download it. */
-export function messagesLinking(db: Reader, attachmentId: number): Message[] {
+export async function messagesLinking(db: Reader, attachmentId: number): Promise<Message[]> {
   return db
     .select({ message: messages })
     .from(attachmentMessages)
@@ -124,14 +124,14 @@ export function messagesLinking(db: Reader, attachmentId: number): Message[] {
 }
 
 /** The uploads these messages link. */
-export function attachmentsLinkedTo(db: Reader, messageIds: number[]): Attachment[] {
+export async function attachmentsLinkedTo(db: Reader, messageIds: number[]): Promise<Attachment[]> {
   if (messageIds.length === 0) return [];
   const ids = db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.messageId, messageIds)).all();
   return ids.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.id, ids.map((row) => row.id))).all();
 }
 
 /** Links uploads to a message; runs inside a message send, so it takes a SendTx (no cache holds these rows). */
-export function linkAttachments(tx: SendTx, messageId: number, attachmentIds: number[]) {
+export async function linkAttachments(tx: SendTx, messageId: number, attachmentIds: number[]) {
   if (attachmentIds.length === 0) return;
   tx.insert(attachmentMessages)
     .values(attachmentIds.map((attachmentId) => ({ attachmentId, messageId })))
@@ -139,25 +139,25 @@ export function linkAttachments(tx: SendTx, messageId: number, attachmentIds: nu
     .run();
 }
 
-export function unlinkAttachments(tx: Tx, messageId: number, attachmentIds: number[]) {
+export async function unlinkAttachments(tx: Tx, messageId: number, attachmentIds: number[]) {
   if (attachmentIds.length === 0) return;
   tx.delete(attachmentMessages).where(and(eq(attachmentMessages.messageId, messageId), inArray(attachmentMessages.attachmentId, attachmentIds))).run();
 }
 
 /** Of these uploads, the ones no message links any more. */
-export function unlinkedAttachmentIds(db: Reader, attachmentIds: number[]): Set<number> {
+export async function unlinkedAttachmentIds(db: Reader, attachmentIds: number[]): Promise<Set<number>> {
   if (attachmentIds.length === 0) return new Set();
   const linked = new Set(db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.attachmentId, attachmentIds)).all().map((row) => row.id));
   return new Set(attachmentIds.filter((id) => !linked.has(id)));
 }
 
-export function deleteAttachmentRow(tx: Tx, id: number) {
+export async function deleteAttachmentRow(tx: Tx, id: number) {
   tx.delete(attachmentMessages).where(eq(attachmentMessages.attachmentId, id)).run();
   tx.delete(attachments).where(eq(attachments.id, id)).run();
 }
 
 /** Whether any row (an upload, an avatar or a custom emoji) still points at these bytes. */
-export function isStoredFileInUse(db: Reader, sha256: string): boolean {
+export async function isStoredFileInUse(db: Reader, sha256: string): Promise<boolean> {
   const upload = db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get();
   if (upload) return true;
   if (db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1).get()) return true;

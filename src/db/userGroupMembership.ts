@@ -17,7 +17,7 @@ function chunked(ids: number[]): number[][] {
 }
 
 /** The groups a user is in, directly or through subgroups, named and unnamed. */
-export function groupsContainingUser(db: Reader, userId: number): Set<number> {
+export async function groupsContainingUser(db: Reader, userId: number): Promise<Set<number>> {
   const rows = db.all<{ id: number }>(sql`
     WITH RECURSIVE containing(id) AS (
       SELECT group_id FROM user_group_members WHERE user_id = ${userId}
@@ -29,38 +29,41 @@ export function groupsContainingUser(db: Reader, userId: number): Set<number> {
 }
 
 /** Of these group IDs, the unnamed groups (values of settings). */
-export function unnamedGroupIdsAmong(db: Reader, groupIds: number[]): number[] {
-  return chunked(groupIds).flatMap((chunk) =>
-    db
-      .select({ id: userGroups.id })
-      .from(userGroups)
-      .where(and(inArray(userGroups.id, chunk), isNull(userGroups.name)))
-      .all()
-      .map((row) => row.id),
-  );
+export async function unnamedGroupIdsAmong(db: Reader, groupIds: number[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const chunk of chunked(groupIds)) {
+    for (const row of db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, chunk), isNull(userGroups.name))).all()) ids.push(row.id);
+  }
+  return ids;
 }
 
 /** The direct members of these groups who are active users, each group's in user ID order. */
-export function activeDirectMembers(db: Reader, groupIds: number[]): Array<{ groupId: number; userId: number }> {
-  return chunked(groupIds).flatMap((chunk) =>
-    db
+export async function activeDirectMembers(db: Reader, groupIds: number[]): Promise<Array<{ groupId: number; userId: number }>> {
+  const members: Array<{ groupId: number; userId: number }> = [];
+  for (const chunk of chunked(groupIds)) {
+    const rows = db
       .select({ groupId: userGroupMembers.groupId, userId: userGroupMembers.userId })
       .from(userGroupMembers)
       .innerJoin(users, eq(users.id, userGroupMembers.userId))
       .where(and(inArray(userGroupMembers.groupId, chunk), eq(users.isActive, true)))
       .orderBy(userGroupMembers.userId)
-      .all(),
-  );
+      .all();
+    for (const row of rows) members.push(row);
+  }
+  return members;
 }
 
 /** The direct subgroups of these groups, each group's in ID order. */
-export function directSubgroups(db: Reader, groupIds: number[]): Array<{ groupId: number; subgroupId: number }> {
-  return chunked(groupIds).flatMap((chunk) =>
-    db
+export async function directSubgroups(db: Reader, groupIds: number[]): Promise<Array<{ groupId: number; subgroupId: number }>> {
+  const subgroups: Array<{ groupId: number; subgroupId: number }> = [];
+  for (const chunk of chunked(groupIds)) {
+    const rows = db
       .select({ groupId: userGroupSubgroups.groupId, subgroupId: userGroupSubgroups.subgroupId })
       .from(userGroupSubgroups)
       .where(inArray(userGroupSubgroups.groupId, chunk))
       .orderBy(userGroupSubgroups.subgroupId)
-      .all(),
-  );
+      .all();
+    for (const row of rows) subgroups.push(row);
+  }
+  return subgroups;
 }

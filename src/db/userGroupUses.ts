@@ -19,7 +19,7 @@ export interface Supergroup {
 }
 
 /** The groups that have this one as a direct subgroup. */
-export function supergroupsOf(db: Reader, groupId: number): Supergroup[] {
+export async function supergroupsOf(db: Reader, groupId: number): Promise<Supergroup[]> {
   return db
     .select({ id: userGroupSubgroups.groupId, named: isNotNull(userGroups.name), deactivated: userGroups.deactivated })
     .from(userGroupSubgroups)
@@ -35,7 +35,7 @@ const CHANNEL_SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((setting) => [se
 const GROUP_SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((setting) => [setting, userGroups[USER_GROUP_SETTINGS[setting].column].name] as [string, string]);
 
 /** [row ID, the settings that hold one of `holders`] for the rows `activeCondition` keeps, in ID order. */
-function settingsHolding(db: Reader, table: "channels" | "user_groups", settings: Array<[string, string]>, activeCondition: SQL, holders: number[]): Array<[number, string[]]> {
+async function settingsHolding(db: Reader, table: "channels" | "user_groups", settings: Array<[string, string]>, activeCondition: SQL, holders: number[]): Promise<Array<[number, string[]]>> {
   const byObject = new Map<number, string[]>();
   for (const [setting, column] of settings) {
     const rows = db.all<{ id: number }>(sql`SELECT id FROM ${sql.identifier(table)} WHERE ${activeCondition} AND ${sql.identifier(column)} IN ${holders}`);
@@ -45,11 +45,11 @@ function settingsHolding(db: Reader, table: "channels" | "user_groups", settings
 }
 
 /** Channels not archived whose group settings hold one of these groups: [channel ID, the settings], in ID order. */
-export function activeChannelSettingsHolding(db: Reader, holders: number[]): Array<[number, string[]]> {
+export async function activeChannelSettingsHolding(db: Reader, holders: number[]): Promise<Array<[number, string[]]>> {
   return settingsHolding(db, "channels", CHANNEL_SETTING_COLUMNS, sql`is_archived = 0`, holders);
 }
 
 /** Active named groups other than `groupId` whose settings hold one of these groups: [group ID, the settings], in ID order. */
-export function otherActiveGroupSettingsHolding(db: Reader, groupId: number, holders: number[]): Array<[number, string[]]> {
+export async function otherActiveGroupSettingsHolding(db: Reader, groupId: number, holders: number[]): Promise<Array<[number, string[]]>> {
   return settingsHolding(db, "user_groups", GROUP_SETTING_COLUMNS, sql`name IS NOT NULL AND deactivated = 0 AND id != ${groupId}`, holders);
 }

@@ -60,12 +60,12 @@ export const userGroupSubgroups = sqliteTable(
   (table) => [primaryKey({ columns: [table.groupId, table.subgroupId] }), index("user_group_subgroups_sub").on(table.subgroupId)],
 );
 
-export function findGroupById(db: Reader, id: number): UserGroup | undefined {
+export async function findGroupById(db: Reader, id: number): Promise<UserGroup | undefined> {
   return db.select().from(userGroups).where(eq(userGroups.id, id)).get();
 }
 
 /** System groups by name, e.g. "role:members" → its row. */
-export function systemGroupsByName(db: Reader): Map<string, UserGroup> {
+export async function systemGroupsByName(db: Reader): Promise<Map<string, UserGroup>> {
   const rows = db
     .select()
     .from(userGroups)
@@ -74,7 +74,7 @@ export function systemGroupsByName(db: Reader): Map<string, UserGroup> {
   return new Map(rows.map((row) => [row.name as string, row]));
 }
 
-export function directMemberIds(db: Reader, groupId: number): number[] {
+export async function directMemberIds(db: Reader, groupId: number): Promise<number[]> {
   return db
     .select({ id: userGroupMembers.userId })
     .from(userGroupMembers)
@@ -84,7 +84,7 @@ export function directMemberIds(db: Reader, groupId: number): number[] {
     .map((row) => row.id);
 }
 
-export function directSubgroupIds(db: Reader, groupId: number): number[] {
+export async function directSubgroupIds(db: Reader, groupId: number): Promise<number[]> {
   return db
     .select({ id: userGroupSubgroups.subgroupId })
     .from(userGroupSubgroups)
@@ -104,7 +104,7 @@ const reachableGroups = (groupId: number) => sql`
   )`;
 
 /** Whether a user is in a group, directly or through any depth of subgroups. */
-export function isUserInGroup(db: Reader, userId: number, groupId: number): boolean {
+export async function isUserInGroup(db: Reader, userId: number, groupId: number): Promise<boolean> {
   const row = db.get<{ found: number }>(sql`${reachableGroups(groupId)}
     SELECT 1 AS found FROM user_group_members m
     WHERE m.user_id = ${userId} AND m.group_id IN (SELECT id FROM reachable) LIMIT 1`);
@@ -112,7 +112,7 @@ export function isUserInGroup(db: Reader, userId: number, groupId: number): bool
 }
 
 /** Every user in a group, recursively. */
-export function recursiveMemberIds(db: Reader, groupId: number): number[] {
+export async function recursiveMemberIds(db: Reader, groupId: number): Promise<number[]> {
   return db
     .all<{ user_id: number }>(sql`${reachableGroups(groupId)}
       SELECT DISTINCT m.user_id FROM user_group_members m
@@ -120,7 +120,7 @@ export function recursiveMemberIds(db: Reader, groupId: number): number[] {
     .map((row) => row.user_id);
 }
 
-export function removeDirectMemberships(tx: Tx, userId: number, groupIds: number[]) {
+export async function removeDirectMemberships(tx: Tx, userId: number, groupIds: number[]) {
   if (groupIds.length === 0) return;
   tx.delete(userGroupMembers)
     .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, groupIds)))
@@ -133,8 +133,8 @@ export function removeDirectMemberships(tx: Tx, userId: number, groupIds: number
  * waiting_period_threshold; a timed job promotes later joiners once that setting matters).
  * Returns the groups the user joined and left, for the action to announce.
  */
-export function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember: boolean): { joined: number[]; left: number[] } {
-  const groups = systemGroupsByName(tx);
+export async function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember: boolean): Promise<{ joined: number[]; left: number[] }> {
+  const groups = await systemGroupsByName(tx);
   const roleGroupIds = SYSTEM_GROUP_CHAIN.map((name) => groups.get(name)?.id).filter((id): id is number => id !== undefined);
   const wanted = [directGroupOfRole[role]];
   if (role === Role.MEMBER && isFullMember) wanted.push(SystemGroup.FULL_MEMBERS);
@@ -151,13 +151,13 @@ export function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullMember:
     .map((row) => row.groupId);
   const left = current.filter((id) => !wantedIds.includes(id));
   const joined = wantedIds.filter((id) => !current.includes(id));
-  removeDirectMemberships(tx, userId, left);
+  await removeDirectMemberships(tx, userId, left);
   if (joined.length > 0) tx.insert(userGroupMembers).values(joined.map((groupId) => ({ groupId, userId }))).run();
   return { joined, left };
 }
 
 /** Creates the role:* groups, each containing the next narrower one. Returns them by name. */
-export function createSystemGroups(tx: Tx, now: number): Map<string, UserGroup> {
+export async function createSystemGroups(tx: Tx, now: number): Promise<Map<string, UserGroup>> {
   const created = new Map<string, UserGroup>();
   for (const name of [...SYSTEM_GROUP_CHAIN, SystemGroup.NOBODY]) {
     const row = tx
@@ -189,7 +189,7 @@ export function createSystemGroups(tx: Tx, now: number): Map<string, UserGroup> 
 }
 
 /** The given groups and every group below them through subgroups, at any depth. */
-export function groupsWithSubgroups(db: Reader, groupIds: number[]): Set<number> {
+export async function groupsWithSubgroups(db: Reader, groupIds: number[]): Promise<Set<number>> {
   if (groupIds.length === 0) return new Set();
   const rows = db.all<{ id: number }>(sql`
     WITH RECURSIVE reachable(id) AS (
@@ -205,9 +205,9 @@ export function groupsWithSubgroups(db: Reader, groupIds: number[]): Set<number>
  * Stores a checked value and returns the group ID to keep in the setting's column. An
  * anonymous value reuses the setting's current unnamed group when it has one.
  */
-export function storeGroupSettingValue(tx: Tx, value: GroupSettingValue, currentGroupId: number | null, now: number): number {
+export async function storeGroupSettingValue(tx: Tx, value: GroupSettingValue, currentGroupId: number | null, now: number): Promise<number> {
   if (!isAnonymousSetting(value)) return value;
-  let groupId = currentGroupId !== null && isUnnamedGroup(tx, currentGroupId) ? currentGroupId : null;
+  let groupId = currentGroupId !== null && (await isUnnamedGroup(tx, currentGroupId)) ? currentGroupId : null;
   if (groupId === null) {
     groupId = tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }).get().id;
   } else {
@@ -220,16 +220,16 @@ export function storeGroupSettingValue(tx: Tx, value: GroupSettingValue, current
 }
 
 /** Drops the unnamed group a setting used to hold once the setting points elsewhere. */
-export function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId: number) {
-  if (oldGroupId !== newGroupId && isUnnamedGroup(tx, oldGroupId)) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
+export async function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId: number) {
+  if (oldGroupId !== newGroupId && (await isUnnamedGroup(tx, oldGroupId))) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
 }
 
-function isUnnamedGroup(db: Reader, groupId: number): boolean {
+async function isUnnamedGroup(db: Reader, groupId: number): Promise<boolean> {
   return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
 }
 
 /** The named groups (deactivated ones included) a user is a direct member of. */
-export function namedGroupIdsOfMember(db: Reader, userId: number): number[] {
+export async function namedGroupIdsOfMember(db: Reader, userId: number): Promise<number[]> {
   return db
     .select({ id: userGroups.id })
     .from(userGroupMembers)
@@ -241,49 +241,49 @@ export function namedGroupIdsOfMember(db: Reader, userId: number): number[] {
 
 export type NewGroup = typeof userGroups.$inferInsert;
 
-export function insertGroup(tx: Tx, values: NewGroup): UserGroup {
+export async function insertGroup(tx: Tx, values: NewGroup): Promise<UserGroup> {
   return tx.insert(userGroups).values(values).returning().get();
 }
 
-export function updateGroup(tx: Tx, groupId: number, changes: Partial<Omit<NewGroup, "id">>) {
+export async function updateGroup(tx: Tx, groupId: number, changes: Partial<Omit<NewGroup, "id">>) {
   tx.update(userGroups).set(changes).where(eq(userGroups.id, groupId)).run();
 }
 
 /** Makes these users direct members of a group; none may be one already. */
-export function addGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+export async function addGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
   if (userIds.length === 0) return;
   tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).run();
 }
 
 /** Ends these users' direct membership of a group. */
-export function removeGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
+export async function removeGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
   if (userIds.length === 0) return;
   tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds))).run();
 }
 
-export function setUserGroupDeactivated(tx: Tx, groupId: number, deactivated: boolean) {
+export async function setUserGroupDeactivated(tx: Tx, groupId: number, deactivated: boolean) {
   tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, groupId)).run();
 }
 
-export function addDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
+export async function addDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length === 0) return;
   tx.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId }))).run();
 }
 
-export function removeDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
+export async function removeDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length === 0) return;
   tx.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
 }
 
 /** Whether a named group other than `exceptGroupId` (system and deactivated ones included) has this name, compared case-insensitively. */
-export function groupNameTaken(db: Reader, name: string, exceptGroupId: number | null): boolean {
+export async function groupNameTaken(db: Reader, name: string, exceptGroupId: number | null): Promise<boolean> {
   const others = [isNotNull(userGroups.name), sql`lower(${userGroups.name}) = ${name.toLowerCase()}`];
   if (exceptGroupId !== null) others.push(ne(userGroups.id, exceptGroupId));
   return db.select({ id: userGroups.id }).from(userGroups).where(and(...others)).get() !== undefined;
 }
 
 /** Named groups (system and user-made), in ID order; unnamed groups are values of settings, never listed. */
-export function listNamedGroups(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): UserGroup[] {
+export async function listNamedGroups(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): Promise<UserGroup[]> {
   const conditions = [isNotNull(userGroups.name)];
   if (!options.includeDeactivated) conditions.push(eq(userGroups.deactivated, false));
   if (options.ids) conditions.push(inArray(userGroups.id, options.ids));

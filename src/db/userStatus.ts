@@ -22,15 +22,15 @@ export const userStatuses = sqliteTable("user_statuses", {
 export type UserStatusRow = typeof userStatuses.$inferSelect;
 export type UserStatusChanges = Partial<Pick<UserStatusRow, "statusText" | "emojiName" | "emojiCode" | "reactionType">>;
 
-export function findUserStatus(db: Reader, userId: number): UserStatusRow | undefined {
+export async function findUserStatus(db: Reader, userId: number): Promise<UserStatusRow | undefined> {
   return db.select().from(userStatuses).where(eq(userStatuses.userId, userId)).get();
 }
 
-export function listUserStatuses(db: Reader): UserStatusRow[] {
+export async function listUserStatuses(db: Reader): Promise<UserStatusRow[]> {
   return db.select().from(userStatuses).all();
 }
 
-export function saveUserStatus(tx: Tx, userId: number, changes: UserStatusChanges, timestamp: number) {
+export async function saveUserStatus(tx: Tx, userId: number, changes: UserStatusChanges, timestamp: number) {
   tx.insert(userStatuses)
     .values({ userId, ...changes, timestamp })
     .onConflictDoUpdate({ target: userStatuses.userId, set: { ...changes, timestamp } })

@@ -34,7 +34,7 @@ export type UserTopic = typeof userTopics.$inferSelect;
 
 export const topicKeyOf = (topic: string) => topic.toLowerCase();
 
-export function findUserTopic(db: Reader, userId: number, channelId: number, topic: string): UserTopic | undefined {
+export async function findUserTopic(db: Reader, userId: number, channelId: number, topic: string): Promise<UserTopic | undefined> {
   return db
     .select()
     .from(userTopics)
@@ -43,7 +43,7 @@ export function findUserTopic(db: Reader, userId: number, channelId: number, top
 }
 
 /** Sets a policy (INHERIT removes the row). */
-export function setUserTopic(tx: SendTx, row: Omit<UserTopic, "topicKey">) {
+export async function setUserTopic(tx: SendTx, row: Omit<UserTopic, "topicKey">) {
   const key = { userId: row.userId, channelId: row.channelId, topicKey: topicKeyOf(row.topic) };
   if (row.visibilityPolicy === VisibilityPolicy.INHERIT) {
     tx.delete(userTopics)
@@ -58,7 +58,7 @@ export function setUserTopic(tx: SendTx, row: Omit<UserTopic, "topicKey">) {
     .run();
 }
 
-export function listUserTopicsOf(db: Reader, userId: number): UserTopic[] {
+export async function listUserTopicsOf(db: Reader, userId: number): Promise<UserTopic[]> {
   return db
     .select()
     .from(userTopics)
@@ -68,7 +68,7 @@ export function listUserTopicsOf(db: Reader, userId: number): UserTopic[] {
 }
 
 /** [channel name, topic, muted at] for each topic the user muted, oldest first (the legacy muted_topics). */
-export function mutedTopicsOf(db: Reader, userId: number): Array<[string, string, number]> {
+export async function mutedTopicsOf(db: Reader, userId: number): Promise<Array<[string, string, number]>> {
   return db
     .all<{ name: string; topic: string; last_updated: number }>(
       sql`SELECT c.name, ut.topic, ut.last_updated FROM user_topics ut JOIN channels c ON c.id = ut.channel_id
@@ -78,7 +78,7 @@ export function mutedTopicsOf(db: Reader, userId: number): Array<[string, string
 }
 
 /** Those of these users who follow the topic. */
-export function followersOfTopicAmong(db: Reader, userIds: number[], channelId: number, topic: string): number[] {
+export async function followersOfTopicAmong(db: Reader, userIds: number[], channelId: number, topic: string): Promise<number[]> {
   return db
     .select({ userId: userTopics.userId })
     .from(userTopics)

@@ -62,19 +62,19 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const userById = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
 const userByEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare());
 
-export function findUserById(db: Reader, id: number): User | undefined {
+export async function findUserById(db: Reader, id: number): Promise<User | undefined> {
   return userById(db).get({ id }) as User | undefined;
 }
 
-export function findUserByEmail(db: Reader, email: string): User | undefined {
+export async function findUserByEmail(db: Reader, email: string): Promise<User | undefined> {
   return userByEmail(db).get({ email: normalizeEmail(email) }) as User | undefined;
 }
 
-export function listUsers(db: Reader): User[] {
+export async function listUsers(db: Reader): Promise<User[]> {
   return db.select().from(users).orderBy(asc(users.id)).all();
 }
 
-export function listBotsOwnedBy(db: Reader, ownerId: number, options: { activeOnly?: boolean } = {}): User[] {
+export async function listBotsOwnedBy(db: Reader, ownerId: number, options: { activeOnly?: boolean } = {}): Promise<User[]> {
   const owned = and(eq(users.botOwnerId, ownerId), eq(users.isBot, true));
   return db
     .select()
@@ -85,7 +85,7 @@ export function listBotsOwnedBy(db: Reader, ownerId: number, options: { activeOn
 }
 
 /** Active human organization administrators and owners. */
-export function activeAdministratorIds(db: Reader): number[] {
+export async function activeAdministratorIds(db: Reader): Promise<number[]> {
   return db
     .select({ id: users.id })
     .from(users)
@@ -95,7 +95,7 @@ export function activeAdministratorIds(db: Reader): number[] {
 }
 
 /** An active user or bot with this full name, compared case-insensitively. */
-export function findActiveUserByFullName(db: Reader, fullName: string): User | undefined {
+export async function findActiveUserByFullName(db: Reader, fullName: string): Promise<User | undefined> {
   return db
     .select()
     .from(users)
@@ -103,7 +103,7 @@ export function findActiveUserByFullName(db: Reader, fullName: string): User | u
     .get();
 }
 
-export function countActiveOwners(db: Reader): number {
+export async function countActiveOwners(db: Reader): Promise<number> {
   const row = db
     .select({ n: sql<number>`count(*)` })
     .from(users)
@@ -112,17 +112,17 @@ export function countActiveOwners(db: Reader): number {
   return row?.n ?? 0;
 }
 
-export function findBotService(db: Reader, botId: number): BotService | undefined {
+export async function findBotService(db: Reader, botId: number): Promise<BotService | undefined> {
   return db.select().from(botServices).where(eq(botServices.botId, botId)).get();
 }
 
-export function insertBotService(tx: Tx, values: typeof botServices.$inferInsert): BotService {
+export async function insertBotService(tx: Tx, values: typeof botServices.$inferInsert): Promise<BotService> {
   return tx.insert(botServices).values(values).returning().get();
 }
 
 export type NewUser = typeof users.$inferInsert;
 
-export function insertUser(tx: Tx, values: NewUser): User {
+export async function insertUser(tx: Tx, values: NewUser): Promise<User> {
   return tx
     .insert(users)
     .values({ ...values, email: normalizeEmail(values.email) })
@@ -130,31 +130,31 @@ export function insertUser(tx: Tx, values: NewUser): User {
     .get();
 }
 
-export function setApiKey(tx: Tx, userId: number, apiKey: string) {
+export async function setApiKey(tx: Tx, userId: number, apiKey: string) {
   tx.update(users).set({ apiKey }).where(eq(users.id, userId)).run();
 }
 
-export function setUserActive(tx: Tx, userId: number, isActive: boolean) {
+export async function setUserActive(tx: Tx, userId: number, isActive: boolean) {
   tx.update(users).set({ isActive }).where(eq(users.id, userId)).run();
 }
 
 /** How many people (bots left out) have an active account. */
-export function countActiveHumans(db: Reader): number {
+export async function countActiveHumans(db: Reader): Promise<number> {
   return db.select({ id: users.id }).from(users).where(and(eq(users.isActive, true), eq(users.isBot, false))).all().length;
 }
 
 /** Every account with this role (active or not), with when it joined. */
-export function accountsWithRole(db: Reader, role: Role): Array<Pick<User, "id" | "dateJoined" | "isActive">> {
+export async function accountsWithRole(db: Reader, role: Role): Promise<Array<Pick<User, "id" | "dateJoined" | "isActive">>> {
   return db.select({ id: users.id, dateJoined: users.dateJoined, isActive: users.isActive }).from(users).where(eq(users.role, role)).all();
 }
 
 /** The settings of these users (unknown IDs left out). */
-export function settingsOfUsers(db: Reader, userIds: number[]): Array<Pick<User, "id" | "settings">> {
+export async function settingsOfUsers(db: Reader, userIds: number[]): Promise<Array<Pick<User, "id" | "settings">>> {
   return db.select({ id: users.id, settings: users.settings }).from(users).where(inArray(users.id, userIds)).all();
 }
 
 /** The bots of the organization, system bots aside, oldest first: of one owner, or all of them. Deactivated ones included. */
-export function listRealmBots(db: Reader, options: { ownerId?: number } = {}): User[] {
+export async function listRealmBots(db: Reader, options: { ownerId?: number } = {}): Promise<User[]> {
   const owned = options.ownerId === undefined ? undefined : eq(users.botOwnerId, options.ownerId);
   return db
     .select()
@@ -167,12 +167,12 @@ export function listRealmBots(db: Reader, options: { ownerId?: number } = {}): U
 const activeHuman = and(eq(users.isActive, true), eq(users.isBot, false));
 
 /** Active humans (no bots, no deactivated users), in no particular order. */
-export function listActiveHumans(db: Reader): User[] {
+export async function listActiveHumans(db: Reader): Promise<User[]> {
   return db.select().from(users).where(activeHuman).all();
 }
 
 /** listActiveHumans with only the ID and the join date of each: what slim presence needs. */
-export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "dateJoined">> {
+export async function listActiveHumanJoinDates(db: Reader): Promise<Array<Pick<User, "id" | "dateJoined">>> {
   return db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman).all();
 }
 
@@ -181,11 +181,11 @@ export function listActiveHumanJoinDates(db: Reader): Array<Pick<User, "id" | "d
 /** IDs of every active account, bots included: who is told of an organization-wide change. */
 
 /** Every active account's ID and role: who may hear of a change is decided from these. */
-export function activeUserRoles(db: Reader): Array<{ id: number; role: number }> {
+export async function activeUserRoles(db: Reader): Promise<Array<{ id: number; role: number }>> {
   return db.select({ id: users.id, role: users.role }).from(users).where(eq(users.isActive, true)).all();
 }
 
-export function activeUserIds(db: Reader): number[] {
+export async function activeUserIds(db: Reader): Promise<number[]> {
   return db
     .select({ id: users.id })
     .from(users)
@@ -195,27 +195,27 @@ export function activeUserIds(db: Reader): number[] {
 }
 
 /** Users with these IDs, deactivated ones included; unknown IDs are left out. */
-export function findUsersByIds(db: Reader, ids: readonly number[]): User[] {
+export async function findUsersByIds(db: Reader, ids: readonly number[]): Promise<User[]> {
   return db.select().from(users).where(sql`${users.id} IN ${idList(ids)}`).all();
 }
 
 /** Users with these API e-mail addresses, deactivated ones included; unknown ones are left out. */
-export function findUsersByEmails(db: Reader, emails: readonly string[]): User[] {
+export async function findUsersByEmails(db: Reader, emails: readonly string[]): Promise<User[]> {
   return db.select().from(users).where(sql`${users.email} IN ${idList(emails.map(normalizeEmail))}`).all();
 }
 
 /** ID and role of each of these users: what deciding which addresses they may see takes (the send path). */
-export function rolesOfUsers(db: Reader, ids: readonly number[]): Array<Pick<User, "id" | "role">> {
+export async function rolesOfUsers(db: Reader, ids: readonly number[]): Promise<Array<Pick<User, "id" | "role">>> {
   return db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...ids])).all();
 }
 
 /** Changes columns of an account (its e-mail address stays as created: insertUser normalizes it). */
-export function updateUser(tx: Tx, id: number, changes: Partial<Omit<NewUser, "id" | "email">>) {
+export async function updateUser(tx: Tx, id: number, changes: Partial<Omit<NewUser, "id" | "email">>) {
   tx.update(users).set(changes).where(eq(users.id, id)).run();
 }
 
 /** Of these user IDs, those of active accounts. */
-export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
+export async function activeUserIdsAmong(db: Reader, userIds: number[]): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
   const rows = db
     .select({ id: users.id })
@@ -226,7 +226,7 @@ export function activeUserIdsAmong(db: Reader, userIds: number[]): Set<number> {
 }
 
 /** The active human owner who joined first. */
-export function firstActiveOwner(db: Reader): User | undefined {
+export async function firstActiveOwner(db: Reader): Promise<User | undefined> {
   return db
     .select()
     .from(users)

@@ -25,7 +25,11 @@ export interface Delivery {
   recipient: boolean;
 }
 
-/** Current state some transforms need, read after the commit that emitted the event. */
+/**
+ * Current state some transforms need, read after the commit that emitted the event. Filters
+ * run synchronously, for every queue an event goes to, so these answer from what publish read
+ * before delivering (events/registry.ts), as eventLookups and addLookups say it must.
+ */
 export interface FilterContext {
   emptyTopicDisplayName(): string;
   userSettings(userId: number): UserSettings | undefined;
@@ -54,6 +58,45 @@ export function shapeStore(): FilterContext["sharedShape"] {
 // (message, typing, delete_message, subscription...), so they read events structurally.
 type Loose = Record<string, any>;
 const deliver = (events: Loose[]) => events as DeliveredEvent[];
+
+/** The lookups of FilterContext that delivering some events to some queues will make. */
+export interface Lookups {
+  emptyTopicDisplayName: boolean;
+  userSettings: Set<number>;
+  userGroups: Set<number>;
+}
+
+/** What one event may have its filters look up, whatever the queue: see addLookups. */
+export interface EventLookups {
+  type: string;
+  emptyTopicDisplayName: boolean;
+  userSettings: boolean;
+  userGroup: number | null;
+}
+
+/**
+ * What the transforms below may ask the context for when delivering this event, judged from
+ * the event alone; null when nothing (most messages: only the empty topic asks). It may ask
+ * for more than a queue will use, never less: a lookup not read before delivery fails it.
+ */
+export function eventLookups(addressed: Emitted): EventLookups | null {
+  const event = addressed.event as Loose;
+  const emptyTopic = namesEmptyTopic(event);
+  const settings = event.type === "subscription" && resolvesNotificationNulls(event);
+  const group = event.type === "user_group" && looksUpGroup(event);
+  if (!emptyTopic && !settings && !group) return null;
+  return { type: event.type, emptyTopicDisplayName: emptyTopic, userSettings: settings, userGroup: group ? event.group_id : null };
+}
+
+/** Adds to `wanted` what delivering an event asking for `asks` to this queue looks up. */
+export function addLookups(asks: EventLookups, delivery: Pick<Delivery, "spec" | "userId">, wanted: Lookups) {
+  const { spec } = delivery;
+  if (spec.eventTypes !== null && !spec.eventTypes.includes(asks.type)) return;
+  const { capabilities } = spec;
+  if (asks.emptyTopicDisplayName && !capabilities.empty_topic_name) wanted.emptyTopicDisplayName = true;
+  if (asks.userSettings && !capabilities.notification_settings_null) wanted.userSettings.add(delivery.userId);
+  if (asks.userGroup !== null && !capabilities.include_deactivated_groups) wanted.userGroups.add(asks.userGroup);
+}
 
 export function eventsForQueue(addressed: Emitted, delivery: Delivery, context: FilterContext): DeliveredEvent[] {
   const { spec } = delivery;
@@ -161,13 +204,18 @@ function singleDeletions(event: Loose): Loose[] {
   return (message_ids as number[]).map((message_id) => ({ ...rest, message_id }));
 }
 
+const deactivationIn = (event: Loose) => (event.op === "update" ? event.data?.deactivated : undefined);
+
+/** Whether userGroupWithoutDeactivated looks the group up: all but an add or a deactivation. */
+const looksUpGroup = (event: Loose) => event.op !== "add" && deactivationIn(event) !== true;
+
 /**
  * Without include_deactivated_groups a deactivated group no longer exists for the client: its
  * deactivation is a remove, its reactivation an add, and changes to it in between are dropped.
  */
 function userGroupWithoutDeactivated(event: Loose, context: FilterContext): Loose[] {
   if (event.op === "add") return [event];
-  const deactivated = event.op === "update" ? event.data?.deactivated : undefined;
+  const deactivated = deactivationIn(event);
   if (deactivated === true) return [{ type: "user_group", op: "remove", group_id: event.group_id }];
   if (deactivated === false) {
     const group = context.userGroup(event.group_id);
@@ -196,6 +244,10 @@ export function withoutNotificationNulls<T extends Loose>(subscription: T, setti
   return resolved as T;
 }
 
+/** Whether a subscription event carries notification settings that may be null (inherit). */
+const resolvesNotificationNulls = (event: Loose) =>
+  Array.isArray(event.subscriptions) || (event.op === "update" && event.value === null && event.property in NOTIFICATION_DEFAULTS);
+
 /** Channel and subscription events: archived channels only for archived_channels clients; notification nulls resolved. */
 function channelEventForQueue(event: Loose, delivery: Delivery, context: FilterContext): Loose[] {
   const { capabilities } = delivery.spec;
@@ -215,7 +267,7 @@ function channelEventForQueue(event: Loose, delivery: Delivery, context: FilterC
     if (list.length === 0) return [];
     shaped = { ...shaped, [listField]: list };
   }
-  if (shaped.type !== "subscription" || capabilities.notification_settings_null) return [shaped];
+  if (shaped.type !== "subscription" || capabilities.notification_settings_null || !resolvesNotificationNulls(shaped)) return [shaped];
   const settings = context.userSettings(delivery.userId);
   if (!settings) return [shaped];
   if (Array.isArray(shaped.subscriptions)) {
@@ -235,6 +287,15 @@ const TOPIC_FIELDS: Record<string, Array<[string] | [string, string]>> = {
   delete_message: [["topic"]],
   user_topic: [["topic_name"]],
 };
+
+/** Whether an event names the empty topic where withTopicDisplayNames or mutedTopicsForQueue shows its display name. */
+function namesEmptyTopic(event: Loose): boolean {
+  if (event.type === "muted_topics") return event.muted_topics.some(([, topic]: [string, string]) => topic === "");
+  if (event.type === "update_message_flags") return Object.values((event.message_details ?? {}) as Record<string, Loose>).some((detail) => detail.type === "stream" && detail.topic === "");
+  const fields = TOPIC_FIELDS[event.type];
+  if (!fields || (event.type === "message" && event.message?.type !== "stream")) return false;
+  return fields.some(([outer, inner]) => (inner ? event[outer]?.[inner] : event[outer]) === "");
+}
 
 /** Clients without empty_topic_name see the realm's display name where a topic is "". */
 function withTopicDisplayNames(event: Loose, context: FilterContext): Loose {

@@ -67,7 +67,7 @@ function stateContext(params: RegisterParams, spec: QueueSpec): Omit<StateContex
 }
 
 /** Whether the organization lets unauthenticated clients register (spec 5.2, enable_spectator_access). */
-export const spectatorsAllowed = () => read((db) => getRealm(db).settings.enable_spectator_access);
+export const spectatorsAllowed = () => read(async (db) => (await getRealm(db)).settings.enable_spectator_access);
 
 /** Fields register always returns: what other endpoints refer to by name (spec 4.19). */
 function alwaysPresent(emptyTopicDisplayName: string) {
@@ -99,18 +99,21 @@ export async function register(user: User | null, params: RegisterParams) {
   const context = stateContext(params, spec);
   const fetchEventTypes = params.fetch_event_types ?? params.event_types ?? null;
   if (user === null) {
-    const realm = read((db) => getRealm(db));
+    const realm = await read((db) => getRealm(db));
     return { queue_id: null, last_event_id: -1, ...alwaysPresent(realm.settings.empty_topic_display_name), ...(await buildState({ ...context, realm }, fetchEventTypes)) };
   }
-  // No event may fall between the snapshot and the queue. The queue is created first, as in
-  // the reference, and the state read after it. write() publishes synchronously right after
-  // its COMMIT on this same thread, so every change is either committed before a section is
-  // read (and in it, its events having gone out before the queue existed, or in the queue too)
-  // or after (and its events in the queue). A change can so be seen twice (state and event),
-  // which clients tolerate, as they do with the reference, never missed. The state is read a
-  // slice at a time (state/index.ts): for a large organization it takes a while.
+  // No event may fall between the snapshot and the queue. The queue is created first, before
+  // anything here awaits, as in the reference, and the state read after it. A write publishes
+  // after its COMMIT, in its own turn, to the queues that exist when it publishes (events name
+  // users; the registry finds their queues then). So a change whose events this queue misses
+  // was published before the queue existed, hence committed before it, and every section,
+  // read later on the read connection, sees it; a change committed after a section was read
+  // is published after that too, when the queue exists, and its events reach it. A change can
+  // so be seen twice (state and event), which clients tolerate, as they do with the reference,
+  // never missed. The state is read a slice at a time (state/index.ts): for a large
+  // organization it takes a while.
   const queueId = createQueue(user.id, spec);
-  const { realm, viewer } = read((db) => ({ realm: getRealm(db), viewer: findUserById(db, user.id) ?? user }));
+  const { realm, viewer } = await read(async (db) => ({ realm: await getRealm(db), viewer: (await findUserById(db, user.id)) ?? user }));
   const state = await buildState({ ...context, realm, viewer }, fetchEventTypes);
   return { queue_id: queueId, last_event_id: -1, ...alwaysPresent(realm.settings.empty_topic_display_name), ...state };
 }

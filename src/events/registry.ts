@@ -18,16 +18,17 @@
  *  5. Test: register, act over HTTP, apply the fetched events to the snapshot and compare it
  *     with a fresh register (test/events/).
  */
-import type { Emitted, Reader } from "../db/types";
+import type { Emitted } from "../db/types";
 import { getRealm } from "../db/realm";
 import { read } from "../db/transaction";
 import { findUserById } from "../db/users";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
-import { listUserGroupsForApi } from "../shapes/userGroups";
+import type { UserSettings } from "../model/userSettings";
+import { type ApiUserGroup, listUserGroupsForApi } from "../shapes/userGroups";
 import { versionFields } from "../version";
 import { ActivityOrder, longestIdle } from "./activityOrder";
-import { eventsForQueue, type FilterContext, shapeStore } from "./filters";
+import { addLookups, eventLookups, eventsForQueue, type FilterContext, type Lookups, shapeStore } from "./filters";
 import { loadQueues, saveQueues } from "./persistence";
 import { EventQueue, type StoredEvent, type Waiter } from "./queue";
 import type { QueueSpec } from "./spec";
@@ -226,8 +227,10 @@ function accessQueue(queueId: string, userId: number): EventQueue {
 
 /**
  * Whether the user has an event queue, so an event for them would be kept. Asked inside a
- * transaction, this holds until its events are published: that happens synchronously right
- * after COMMIT, on this thread, with nothing in between that could register a queue.
+ * transaction, a "no" may not hold until its events are published: a client may register while
+ * the transaction awaits its statements, and if that queue's state is read before the COMMIT,
+ * an event the transaction left out for want of a queue is missed. (A queue registered after
+ * the COMMIT, while publish awaits its reads, is safe: its state has the change.)
  */
 export function hasEventQueue(userId: number): boolean {
   return queuesByUser.has(userId);
@@ -288,24 +291,47 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
   });
 }
 
-/** Reads for transforms that depend on current state, done at most once per publish. */
-function filterContext(): FilterContext {
-  const memo = new Map<string, unknown>();
-  const once = <T>(key: string, query: (db: Reader) => T): T => {
-    if (!memo.has(key)) memo.set(key, read(query));
-    return memo.get(key) as T;
+/** What publish read for the filters' lookups (filters.ts, Lookups). */
+interface LookedUp {
+  emptyTopicDisplayName?: string;
+  userSettings: Map<number, UserSettings | undefined>;
+  userGroups: Map<number, ApiUserGroup | undefined>;
+}
+
+const NOTHING_LOOKED_UP: LookedUp = { userSettings: new Map(), userGroups: new Map() };
+
+/** Reads what the filters will look up, in one snapshot taken after the commit that emitted the events. */
+function lookUp(wanted: Lookups): Promise<LookedUp> {
+  return read(async (db) => {
+    const looked: LookedUp = { userSettings: new Map(), userGroups: new Map() };
+    if (wanted.emptyTopicDisplayName) looked.emptyTopicDisplayName = (await getRealm(db)).settings.empty_topic_display_name;
+    for (const userId of wanted.userSettings) looked.userSettings.set(userId, (await findUserById(db, userId))?.settings);
+    if (wanted.userGroups.size > 0) {
+      for (const groupId of wanted.userGroups) looked.userGroups.set(groupId, undefined);
+      for (const group of await listUserGroupsForApi(db, { includeDeactivated: true, ids: [...wanted.userGroups] })) looked.userGroups.set(group.id, group);
+    }
+    return looked;
+  });
+}
+
+/** The filters' context over what was read for them; a lookup not read (or whose read failed) fails its delivery. */
+function filterContext(looked: LookedUp): FilterContext {
+  const notRead = (what: string): never => {
+    throw new Error(`${what} was not read for this publish`);
   };
   return {
-    emptyTopicDisplayName: () => once("topic", (db) => getRealm(db).settings.empty_topic_display_name),
-    userSettings: (userId) => once(`settings:${userId}`, (db) => findUserById(db, userId)?.settings),
-    userGroup: (groupId) => once(`group:${groupId}`, (db) => listUserGroupsForApi(db, { includeDeactivated: true, ids: [groupId] })[0]),
+    emptyTopicDisplayName: () => looked.emptyTopicDisplayName ?? notRead("the empty topic's display name"),
+    userSettings: (userId) => (looked.userSettings.has(userId) ? looked.userSettings.get(userId) : notRead(`the settings of user ${userId}`)),
+    userGroup: (groupId) => (looked.userGroups.has(groupId) ? looked.userGroups.get(groupId) : notRead(`user group ${groupId}`)),
     sharedShape: shapeStore(),
   };
 }
 
+type Targets = Map<EventQueue, boolean>;
+
 /** Each queue an event goes to, and whether through its user being addressed (vs all_public_streams). */
-function targetsOf(addressed: Emitted): Map<EventQueue, boolean> {
-  const targets = new Map<EventQueue, boolean>();
+function targetsOf(addressed: Emitted): Targets {
+  const targets: Targets = new Map();
   for (const userId of addressed.userIds) for (const queue of queuesByUser.get(userId) ?? []) targets.set(queue, true);
   if (addressed.options?.publicChannel) for (const queue of publicStreamsQueues) if (!targets.has(queue)) targets.set(queue, false);
   return targets;
@@ -314,18 +340,55 @@ function targetsOf(addressed: Emitted): Map<EventQueue, boolean> {
 /**
  * Called right after a write()'s COMMIT (the app wires it to db/transaction.ts) with everything
  * the transaction emitted. The transaction has committed, so a failure here is logged and never
- * thrown back at the action.
+ * thrown back at the action (the Promise, when there is one, never rejects).
+ *
+ * Filters run synchronously for each queue. The few that need current state (filters.ts,
+ * FilterContext) have it read first, in one read(), and only when an event and a queue's
+ * capabilities call for it: then publish returns a Promise, which db/transaction.ts awaits
+ * while the writer still holds its turn, so events stay in commit order. Delivery itself runs
+ * in one go after that, so no heartbeat can take an ID between two events of one delivery.
+ * The queues of events that need lookups are found before the read, and those events go to
+ * them: a queue registered meanwhile was registered after the COMMIT, so its state has the change.
  */
-export function publish(batch: Emitted[]) {
+export function publish(batch: Emitted[]): void | Promise<void> {
   publishedSinceStart += batch.length;
-  const context = filterContext();
+  let wanted: Lookups | null = null;
+  let pinned: Array<Targets | undefined> | null = null;
+  for (let i = 0; i < batch.length; i++) {
+    const asks = eventLookups(batch[i]);
+    if (asks === null) continue;
+    const targets = targetsOf(batch[i]);
+    wanted ??= { emptyTopicDisplayName: false, userSettings: new Set(), userGroups: new Set() };
+    for (const queue of targets.keys()) addLookups(asks, queue, wanted);
+    (pinned ??= [])[i] = targets;
+  }
+  if (wanted === null || (!wanted.emptyTopicDisplayName && wanted.userSettings.size === 0 && wanted.userGroups.size === 0)) {
+    return deliver(batch, pinned, NOTHING_LOOKED_UP);
+  }
+  return deliverAfterLookingUp(batch, pinned, wanted);
+}
+
+async function deliverAfterLookingUp(batch: Emitted[], pinned: Array<Targets | undefined> | null, wanted: Lookups) {
+  let looked = NOTHING_LOOKED_UP;
+  try {
+    looked = await lookUp(wanted);
+  } catch (error) {
+    log.error(`reading what the event filters need failed (their deliveries fail): ${(error as Error)?.stack ?? error}`);
+  }
+  deliver(batch, pinned, looked);
+}
+
+/** Appends a committed transaction's events to their queues and wakes the queues' long-polls. */
+function deliver(batch: Emitted[], pinned: Array<Targets | undefined> | null, looked: LookedUp) {
+  const context = filterContext(looked);
   const touched = new Set<EventQueue>();
-  for (const addressed of batch) {
+  for (let index = 0; index < batch.length; index++) {
+    const addressed = batch[index];
     // The i-th event a queue gets of this one has ID first + i in every queue, and queues
     // given the same event object share one stored event (answer.ts writes it once for all).
     const first = nextEventId;
     const storedEvents = new Map<object, StoredEvent>();
-    for (const [queue, recipient] of targetsOf(addressed)) {
+    for (const [queue, recipient] of pinned?.[index] ?? targetsOf(addressed)) {
       try {
         const events = eventsForQueue(addressed, { queueId: queue.id, userId: queue.userId, spec: queue.spec, recipient }, context);
         nextEventId = Math.max(nextEventId, first + events.length);

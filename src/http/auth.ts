@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { cachedUntilChange } from "../db/caches";
 import { findRealm } from "../db/realm";
-import { read } from "../db/transaction";
+import { read, readWithoutSnapshot } from "../db/transaction";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
@@ -52,20 +52,23 @@ const MAX_VERIFIED_ACCOUNTS = 10_000;
 // otherwise fill the cache with megabyte-long variants of its own header.
 const MAX_CACHED_HEADER_LENGTH = 1024;
 
-export function authenticate(header: string | undefined): User {
-  const verified = verifiedAccounts();
+export async function authenticate(header: string | undefined): Promise<User> {
+  // Taken before the credentials are read (below, across awaits): should a write commit
+  // meanwhile, what this check found may predate it, and goes into this copy, which that
+  // commit has already dropped.
+  const verified = await readWithoutSnapshot(verifiedAccounts);
   const known = header === undefined ? undefined : verified.get(header);
   if (known) return known;
-  const user = checkCredentials(header);
+  const user = await checkCredentials(header);
   if (header!.length > MAX_CACHED_HEADER_LENGTH) return user;
   if (verified.size >= MAX_VERIFIED_ACCOUNTS) verified.clear();
   verified.set(header!, user);
   return user;
 }
 
-function checkCredentials(header: string | undefined): User {
+async function checkCredentials(header: string | undefined): Promise<User> {
   const { email, apiKey } = decodeBasic(header);
-  const { user, realm } = read((db) => ({ user: findUserByEmail(db, email), realm: findRealm(db) }));
+  const { user, realm } = await read(async (db) => ({ user: await findUserByEmail(db, email), realm: await findRealm(db) }));
   if (!sameKey(apiKey, user?.apiKey) || !user) throw unauthorized("INVALID_API_KEY", "Invalid API key");
   if (realm?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
@@ -78,7 +81,7 @@ const authenticated = requestNote<User>("authenticated user");
  * Programs send HTTP Basic credentials; our own pages send the session cookie, and then no
  * Basic challenge goes back (it would make the browser pop up its own password dialog).
  */
-function authenticateRequest(request: Request): User {
+async function authenticateRequest(request: Request): Promise<User> {
   const header = request.headers.get("authorization") ?? undefined;
   if (header !== undefined) return authenticate(header);
   const sessionToken = sessionTokenOf(request);
@@ -97,9 +100,9 @@ export const authentication = new Elysia({ name: "authentication" }).macro({
   auth: {
     // The header is read from the request itself: asking Elysia for `headers` makes it copy
     // every header into an object on each request to these routes.
-    transform({ request, server, set, path }) {
+    async transform({ request, server, set, path }) {
       const context = { request, server, set };
-      const user = checkedCredentials(context, () => authenticateRequest(request));
+      const user = await checkedCredentials(context, () => authenticateRequest(request));
       limitAccount(context, path, user);
       authenticated.set(request, user);
     },

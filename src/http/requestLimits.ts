@@ -89,9 +89,9 @@ const addressOf = (context: LimitContext) => addressKey(clientAddress(context.se
  * the client's address, so guessing keys or replaying dead sessions is limited like any
  * request without credentials.
  */
-export function checkedCredentials<T>(context: LimitContext, identify: () => T): T {
+export async function checkedCredentials<T>(context: LimitContext, identify: () => T | Promise<T>): Promise<T> {
   try {
-    return identify();
+    return await identify();
   } catch (error) {
     limitAddress(context);
     throw error;

@@ -124,27 +124,27 @@ const csrfFailure = () => new ApiError("CSRF_FAILED", "CSRF verification failed:
 export const sessionExpired = () => new ApiError("UNAUTHORIZED", "Your session has ended; sign in again.");
 
 /** The session a token names, if it is current: its ID and user. Extends it as it is used. */
-export function currentSession(token: string): { id: number; user: User } | undefined {
+export async function currentSession(token: string): Promise<{ id: number; user: User } | undefined> {
   const tokenHash = hashToken(token);
   const at = now();
-  const found = read((db) => {
-    const session = findSessionByTokenHash(db, tokenHash);
+  const found = await read(async (db) => {
+    const session = await findSessionByTokenHash(db, tokenHash);
     if (!session || session.expiresAt <= at) return undefined;
-    const user = findUserById(db, session.userId);
+    const user = await findUserById(db, session.userId);
     return user && { session, user };
   });
   if (!found) return undefined;
   const { session, user } = found;
-  if (at - session.lastSeenAt >= TOUCH_AFTER_SECONDS) write((tx) => touchSession(tx, session.id, at, at + loadConfig().sessionIdleSeconds));
+  if (at - session.lastSeenAt >= TOUCH_AFTER_SECONDS) await write((tx) => touchSession(tx, session.id, at, at + loadConfig().sessionIdleSeconds));
   return { id: session.id, user };
 }
 
 /** The user of a request authenticated by its session cookie, or an ApiError saying why not. */
-export function authenticateSession(request: Request, token: string): User {
-  const session = currentSession(token);
+export async function authenticateSession(request: Request, token: string): Promise<User> {
+  const session = await currentSession(token);
   if (!session) throw sessionExpired();
   checkCsrf(request, token);
-  if (read(findRealm)?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if ((await read(findRealm))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!session.user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   return session.user;
 }

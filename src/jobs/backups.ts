@@ -11,15 +11,14 @@ export function startScheduledBackups(config: Config): () => Promise<void> {
   const directory = config.backupDir ?? join(config.dataDir, BACKUPS_DIR);
   let running: Promise<unknown> | null = null;
   const job = new Cron(config.backupSchedule, { protect: true, unref: true }, async () => {
-    running = (async () => {
+    await (running = (async () => {
       try {
         await runScheduledBackup(config.dataDir, directory, config.backupKeep);
       } catch (error) {
         // runScheduledBackup records its own failures; this is one it could not even record.
         log.error(`Scheduled backup failed: ${(error as Error).message}`);
       }
-    })();
-    await running;
+    })());
     running = null;
   });
   log.info(`Backups: ${config.backupSchedule === "0 3 * * *" ? "daily at 03:00" : `on the schedule '${config.backupSchedule}'`} into ${directory}, keeping ${config.backupKeep}; next at ${job.nextRun()?.toISOString()}`);

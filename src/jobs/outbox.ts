@@ -16,19 +16,23 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  */
 export function startOutboxSender(config: Config): () => Promise<void> {
   configureMail(config.smtp, config.outboxMailConcurrency);
-  announceMail();
+  void announceMail().catch((error) => log.error(`outbox: reading the mail settings failed: ${(error as Error)?.stack ?? error}`));
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());
   let prunedAt = 0;
-  const sweep = () => {
+  const sweep = async () => {
     if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
       prunedAt = Date.now();
-      pruneOutbox();
+      try {
+        await pruneOutbox();
+      } catch (error) {
+        log.error(`outbox: deleting finished items failed: ${(error as Error)?.stack ?? error}`);
+      }
     }
     void nudgeOutbox();
   };
-  sweep();
-  const timer = setInterval(sweep, Math.max(100, config.outboxSweepSeconds * 1000));
+  void sweep();
+  const timer = setInterval(() => void sweep(), Math.max(100, config.outboxSweepSeconds * 1000));
   timer.unref?.();
   return () => {
     clearInterval(timer);
@@ -37,11 +41,11 @@ export function startOutboxSender(config: Config): () => Promise<void> {
   };
 }
 
-function announceMail() {
-  const waiting = read((db) => countPendingOutbox(db));
-  const held = new Set<string>(heldKinds());
+async function announceMail() {
+  const waiting = await read((db) => countPendingOutbox(db));
+  const held = new Set<string>(await heldKinds());
   const mails = [...waiting].filter(([kind]) => held.has(kind)).reduce((sum, [, count]) => sum + count, 0);
-  const effective = effectiveSmtp();
+  const effective = await effectiveSmtp();
   if (effective) {
     const { host, port, security, from } = effective.settings;
     log.info(`E-mail goes out through ${host}:${port} (${security}) from ${from}${effective.source === "database" ? " (set in the admin console)" : ""}`);

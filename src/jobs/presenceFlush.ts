@@ -8,18 +8,18 @@ import { log } from "../log";
  * requests; a crash forgets at most the last interval. The stored presence is read at start,
  * so the first listings after a restart already show who was online.
  */
-export function startPresenceFlush(everySeconds: number): () => void {
+export function startPresenceFlush(everySeconds: number): () => Promise<void> {
   loadPresences();
-  const save = () => {
+  const save = async () => {
     try {
-      saveUnsavedPresences();
+      await saveUnsavedPresences();
     } catch (error) {
       log.error(`Saving presence failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   };
   const job = new Cron("* * * * * *", { interval: Math.max(1, Math.round(everySeconds)), protect: true, unref: true }, save);
-  return () => {
+  return async () => {
     job.stop();
-    save();
+    await save();
   };
 }

@@ -28,8 +28,8 @@ export function containsAlertWord(text: string, word: string): boolean {
  * `content`. Nothing is done beyond one map lookup per recipient when the organization has
  * alert words, and nothing at all when it has none.
  */
-export function addAlertWordBits(db: Reader, bits: Map<number, number>, content: string, senderId: number, recipientIds: readonly number[]) {
-  const wordsByUser = alertWordsForSending(db);
+export async function addAlertWordBits(db: Reader, bits: Map<number, number>, content: string, senderId: number, recipientIds: readonly number[]) {
+  const wordsByUser = await alertWordsForSending(db);
   if (wordsByUser.size === 0) return;
   let text: string | undefined;
   for (const userId of recipientIds) {

@@ -18,30 +18,32 @@ import { emojiSourceUrl } from "../shapes/realmEmoji";
  */
 
 /** Channels the sender may link to: those they may know exist. */
-function linkableChannels(db: Reader, sender: User, names: string[]): LinkableChannel[] {
+async function linkableChannels(db: Reader, sender: User, names: string[]): Promise<LinkableChannel[]> {
   if (names.length === 0) return [];
-  const viewer = channelViewer(db, sender);
-  return findChannelsByNames(db, names)
+  const viewer = await channelViewer(db, sender);
+  return (await findChannelsByNames(db, names))
     .filter((channel) => hasMetadataAccess(viewer, channel))
     .map((channel) => ({ id: channel.id, name: channel.name }));
 }
 
 /** Active custom emoji the content names, from the cached set: no query on the send path. */
-function namedRealmEmoji(db: Reader, names: string[]): RealmEmoji[] {
-  return names.flatMap((name) => {
-    const emoji = findActiveRealmEmojiByName(db, name);
-    return emoji ? [{ id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(emoji.fileName) }] : [];
-  });
+async function namedRealmEmoji(db: Reader, names: string[]): Promise<RealmEmoji[]> {
+  const named: RealmEmoji[] = [];
+  for (const name of names) {
+    const emoji = await findActiveRealmEmojiByName(db, name);
+    if (emoji) named.push({ id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(emoji.fileName) });
+  }
+  return named;
 }
 
-export function renderForSending(db: Reader, sender: User, realm: Realm, content: string): RenderResult {
+export async function renderForSending(db: Reader, sender: User, realm: Realm, content: string): Promise<RenderResult> {
   const references = extractReferences(content);
   const context = createRenderContext({
-    users: usersByFullNamesOrIds(db, references.userNames, references.userIds),
-    groups: mentionableGroupsByNames(db, references.groupNames),
-    channels: linkableChannels(db, sender, references.channelNames),
-    realmEmoji: namedRealmEmoji(db, references.emojiNames),
-    linkifiers: linkifierDefinitions(db),
+    users: await usersByFullNamesOrIds(db, references.userNames, references.userIds),
+    groups: await mentionableGroupsByNames(db, references.groupNames),
+    channels: await linkableChannels(db, sender, references.channelNames),
+    realmEmoji: await namedRealmEmoji(db, references.emojiNames),
+    linkifiers: await linkifierDefinitions(db),
     realmUrl: realm.url,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,
   });
@@ -52,6 +54,6 @@ export function renderForSending(db: Reader, sender: User, realm: Realm, content
  * A channel description as HTML, by the message renderer (spec 2.1: descriptions are
  * Markdown). Mentions and channel links resolve as the author sees them; nobody is notified.
  */
-export function renderChannelDescription(db: Reader, author: User, realm: Realm, description: string): string {
-  return description.trim() === "" ? "" : renderForSending(db, author, realm, description).html;
+export async function renderChannelDescription(db: Reader, author: User, realm: Realm, description: string): Promise<string> {
+  return description.trim() === "" ? "" : (await renderForSending(db, author, realm, description)).html;
 }

@@ -48,7 +48,7 @@ export async function resolveAnchor(user: User, query: NarrowQuery, anchor: Anch
   if (anchor === "newest") return LARGER_THAN_MAX_MESSAGE_ID;
   if (anchor === "first_unread") {
     // Nothing at or below the lowest read mark of the user's conversations can be unread, unless marked so by hand.
-    const start = read((db) => lowestPossiblyUnreadId(db, user.id));
+    const start = await read((db) => lowestPossiblyUnreadId(db, user.id));
     const unread = { ...query, filter: { ...query.filter, unreadOnly: true } };
     const [first] = await walkSide(unread, start - 1, "after", 1);
     return first ?? LARGER_THAN_MAX_MESSAGE_ID;
@@ -82,7 +82,7 @@ export async function fetchWindow(query: NarrowQuery, anchor: number, range: Ran
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   const before = toLeft ? [] : await walkSide(query, anchor, "before", range.numBefore + 1);
   const after = toRight ? [] : await walkSide(query, anchor, "after", range.numAfter + 1);
-  const at = range.includeAnchor && !toLeft && !toRight ? read((db) => matchingIds(db, query, [anchor])) : [];
+  const at = range.includeAnchor && !toLeft && !toRight ? await read((db) => matchingIds(db, query, [anchor])) : [];
   return {
     ids: [...before.slice(0, range.numBefore).reverse(), ...at, ...after.slice(0, range.numAfter)],
     anchor,
@@ -93,7 +93,7 @@ export async function fetchWindow(query: NarrowQuery, anchor: number, range: Ran
 }
 
 /** Which of these message IDs (in ascending order) match the narrow, in one query. */
-export const matchingIds = (db: Reader, query: NarrowQuery, ascending: number[]): number[] => narrowMatchingIds(db, query.filter, ascending);
+export const matchingIds = async (db: Reader, query: NarrowQuery, ascending: number[]): Promise<number[]> => narrowMatchingIds(db, query.filter, ascending);
 
 /**
  * Up to `limit` IDs of messages matching the narrow, nearest the anchor first, on one side of
@@ -105,14 +105,14 @@ export async function walkSide(query: NarrowQuery, anchor: number, side: "before
   const found: number[] = [];
   const stride = new Stride();
   let edge = anchor;
-  return readInSlices((db, slice) => {
-    const end = maxMessageId(db) + 1;
+  return readInSlices(async (db, slice) => {
+    const end = (await maxMessageId(db)) + 1;
     for (;;) {
       const to = side === "before" ? Math.min(edge, end) : Math.min(edge + 1 + stride.ids, end);
       const from = side === "before" ? Math.max(0, to - stride.ids) : edge + 1;
       if (from >= to || found.length >= limit) return found;
       const started = performance.now();
-      found.push(...narrowIdsInRange(db, query.filter, { from, to }, side === "before" ? "DESC" : "ASC", limit - found.length));
+      found.push(...(await narrowIdsInRange(db, query.filter, { from, to }, side === "before" ? "DESC" : "ASC", limit - found.length)));
       stride.after(started);
       edge = side === "before" ? from : to - 1;
       if (slice.over) return undefined;
@@ -128,13 +128,13 @@ export interface Reading {
   viewer: ChannelViewer;
 }
 
-export function reading(db: Reader, user: User): Reading {
-  return { db, user, realm: getRealm(db), viewer: lazyChannelViewer(db, user) };
+export async function reading(db: Reader, user: User): Promise<Reading> {
+  return { db, user, realm: await getRealm(db), viewer: await lazyChannelViewer(db, user) };
 }
 
 /** The caller's flags for each message, with "historical" for channel messages they did not receive. */
-export function flagsFor(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): Map<number, string[]> {
-  const state = stateOf(db, userId, list, subscribed);
+export async function flagsFor(db: Reader, userId: number, list: MessageKey[], subscribed?: Set<number>): Promise<Map<number, string[]>> {
+  const state = await stateOf(db, userId, list, subscribed);
   return new Map(
     list.map((message) => {
       const flags = apiFlags(state.bits.get(message.id) ?? 0, isRead(state, message));
@@ -145,18 +145,18 @@ export function flagsFor(db: Reader, userId: number, list: MessageKey[], subscri
 }
 
 /** Message objects for the caller, with flags, and the search highlights when the narrow searched. */
-export function shapeMessages(context: Reading, list: Message[], query: Pick<NarrowQuery, "search">, options: ClientOptions): ApiMessage[] {
+export async function shapeMessages(context: Reading, list: Message[], query: Pick<NarrowQuery, "search">, options: ClientOptions): Promise<ApiMessage[]> {
   const { db, user, realm } = context;
   const view = {
     ...messageViewerIn(realm, user),
-    linkifiers: realmLinkifiers(db),
+    linkifiers: await realmLinkifiers(db),
     applyMarkdown: options.applyMarkdown,
     clientGravatar: options.clientGravatar,
     allowEmptyTopicName: options.allowEmptyTopicName,
     emptyTopicDisplayName: realm.settings.empty_topic_display_name,
   };
-  const flags = flagsFor(db, user.id, list, context.viewer.subscribedIds);
-  return loadMessageParts(db, list).map((parts) => {
+  const flags = await flagsFor(db, user.id, list, context.viewer.subscribedIds);
+  return (await loadMessageParts(db, list)).map((parts) => {
     const shaped: ApiMessage & { match_content?: string; match_subject?: string } = messageToApi(parts, view, flags.get(parts.message.id));
     if (query.search) {
       shaped.match_content = highlightHtml(parts.message.renderedContent, query.search);
@@ -177,17 +177,17 @@ const SHAPE_STEP = 100;
 export async function shapeInSlices(user: User, ids: number[], query: Pick<NarrowQuery, "search">, options: ClientOptions): Promise<ApiMessage[]> {
   const shaped: ApiMessage[] = [];
   let next = 0;
-  return readInSlices((db, slice) => {
-    const context = reading(db, user);
+  return readInSlices(async (db, slice) => {
+    const context = await reading(db, user);
     while (next < ids.length && !slice.over) {
-      shaped.push(...shapeMessages(context, messagesByIds(ids.slice(next, next + SHAPE_STEP)), query, options));
+      shaped.push(...(await shapeMessages(context, await messagesByIds(db, ids.slice(next, next + SHAPE_STEP)), query, options)));
       next += SHAPE_STEP;
     }
     return next >= ids.length ? shaped : undefined;
   });
 }
 
-export function narrowFor(context: Reading, narrow: NarrowTerm[], scope?: NarrowScope): NarrowQuery {
+export async function narrowFor(context: Reading, narrow: NarrowTerm[], scope?: NarrowScope): Promise<NarrowQuery> {
   const { realm } = context;
   return narrowQuery(context.db, { viewer: context.viewer, realmHost: realmHost(realm), emptyTopicDisplayName: realm.settings.empty_topic_display_name }, narrow, scope);
 }

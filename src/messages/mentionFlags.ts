@@ -15,8 +15,8 @@ import type { ChannelDestination, DirectDestination } from "./recipients";
  */
 
 /** A topic's participants (reference: participants_for_topic): who sent or reacted to a message in it, and the new sender. */
-function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Set<number> {
-  return new Set(topicSenderAndReactorIds(db, channelId, topicKeyOf(topic)).concat(senderId));
+async function topicParticipants(db: Reader, channelId: number, topic: string, senderId: number): Promise<Set<number>> {
+  return new Set((await topicSenderAndReactorIds(db, channelId, topicKeyOf(topic))).concat(senderId));
 }
 
 /** What mention rules need of where a message goes (sending, or editing one already sent). */
@@ -26,7 +26,7 @@ export type MentionScope = Pick<ChannelDestination, "kind" | "channel" | "subscr
  * Checks the sender's right to the message's mentions and returns the flag bits they give
  * the message's recipients (`recipientIds`). Throws the spec's wildcard errors.
  */
-export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: MentionScope, topic: string, recipientIds: readonly number[]): Map<number, number> {
+export async function applyMentions(db: Reader, sender: User, realm: Realm, rendered: RenderResult, destination: MentionScope, topic: string, recipientIds: readonly number[]): Promise<Map<number, number>> {
   const bits = new Map<number, number>();
   // Built only when someone is mentioned: most messages mention no one.
   let recipients: Set<number> | undefined;
@@ -34,17 +34,17 @@ export function applyMentions(db: Reader, sender: User, realm: Realm, rendered: 
     for (const id of userIds) if ((recipients ??= new Set(recipientIds)).has(id)) bits.set(id, (bits.get(id) ?? 0) | flag);
   };
   if (destination.kind === "channel" && rendered.wildcard === "channel") {
-    checkWildcardMentionAllowed(db, sender, realm, "channel", destination.subscriberIds.length);
+    await checkWildcardMentionAllowed(db, sender, realm, "channel", destination.subscriberIds.length);
     add(destination.subscriberIds, Flag.STREAM_WILDCARD_MENTIONED);
   }
   if (destination.kind === "channel" && rendered.wildcard === "topic") {
-    const participants = topicParticipants(db, destination.channel.id, topic, sender.id);
-    checkWildcardMentionAllowed(db, sender, realm, "topic", participants.size);
+    const participants = await topicParticipants(db, destination.channel.id, topic, sender.id);
+    await checkWildcardMentionAllowed(db, sender, realm, "topic", participants.size);
     add(participants, Flag.TOPIC_WILDCARD_MENTIONED);
   }
   for (const groupId of rendered.mentionedGroupIds) {
-    checkGroupMentionAllowed(db, sender, groupId);
-    add(recursiveMemberIds(db, groupId), Flag.MENTIONED | Flag.GROUP_MENTIONED);
+    await checkGroupMentionAllowed(db, sender, groupId);
+    add(await recursiveMemberIds(db, groupId), Flag.MENTIONED | Flag.GROUP_MENTIONED);
   }
   add(rendered.mentionedUserIds, Flag.MENTIONED);
   return bits;

@@ -7,8 +7,8 @@ import type { Reader } from "../db/types";
  * in the reference, so it never counts as unread. Its mention and alert word flags stay, as
  * the reference's do. A sender nobody muted costs one map lookup.
  */
-export function markReadForMuters(db: Reader, bits: Map<number, number>, senderId: number, recipientIds: readonly number[]) {
-  const muters = mutersOf(db, senderId);
+export async function markReadForMuters(db: Reader, bits: Map<number, number>, senderId: number, recipientIds: readonly number[]) {
+  const muters = await mutersOf(db, senderId);
   if (muters === undefined) return;
   for (const userId of muters) if (recipientIds.includes(userId)) bits.set(userId, (bits.get(userId) ?? 0) | Flag.READ);
 }

@@ -1,5 +1,5 @@
-import { type ChannelViewer, hasMetadataAccess } from "../access/channels";
-import { canReadHistory } from "../access/messageReading";
+import { type ChannelViewer, hasMetadataAccess, loadGroupsFor } from "../access/channels";
+import { canReadHistory, loadGroupsForHistory } from "../access/messageReading";
 import { type Channel, findChannelById, findChannelByName, listChannels } from "../db/channels";
 import { findDirectRecipient, Flag } from "../db/messages";
 import type { SearchQuery } from "../db/messageSearch";
@@ -48,21 +48,22 @@ const MENTION_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPI
  */
 export type NarrowScope = "auto" | "received" | "readable";
 
-export function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTerm[], scope: NarrowScope = "auto"): NarrowQuery {
-  const terms = withConversationOf(db, context, narrow);
+export async function narrowQuery(db: Reader, context: NarrowContext, narrow: NarrowTerm[], scope: NarrowScope = "auto"): Promise<NarrowQuery> {
+  const terms = await withConversationOf(db, context, narrow);
   const resolver = new TermResolver(db, context);
   const isMatch = (term: NarrowTerm) => term.operator === "search" && !term.negated;
   const isExcludedSearch = (term: NarrowTerm) => term.operator === "search" && term.negated;
-  const conditions = terms
-    .filter((term) => !isMatch(term) && !isExcludedSearch(term))
-    .map((term) => ({ condition: resolver.condition(term), negated: term.negated }));
+  const conditions: NarrowFilter["terms"] = [];
+  for (const term of terms) {
+    if (!isMatch(term) && !isExcludedSearch(term)) conditions.push({ condition: await resolver.condition(term), negated: term.negated });
+  }
   const excluded = terms.filter(isExcludedSearch).map((term) => parseSearch([term.operand as string])).filter((query) => !isEmptySearch(query));
   const search = terms.some(isMatch) ? parseSearch(terms.filter(isMatch).map((term) => term.operand as string)) : null;
   checkSearchSize([...(search ? [search] : []), ...excluded]);
   const base: HistoryScope =
     scope === "readable"
-      ? { kind: "readable", channelIds: readableChannelIds(db, context.viewer) }
-      : scope === "auto" && includesHistory(db, context, terms)
+      ? { kind: "readable", channelIds: await readableChannelIds(db, context.viewer) }
+      : scope === "auto" && (await includesHistory(db, context, terms))
         ? { kind: "all" }
         : { kind: "received" };
   // A search without a single word (only punctuation) matches nothing.
@@ -102,13 +103,17 @@ export function requestedTopicKey(topic: string, emptyTopicDisplayName: string):
 }
 
 /** The reference's ok_to_include_history. */
-function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): boolean {
+async function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]): Promise<boolean> {
   if (terms.some((term) => term.operator === "is" && term.operand !== "resolved" && term.operand !== "followed")) return false;
-  return terms.some((term) => {
-    if (term.negated) return false;
-    if (term.operator === "channel") return canReadHistory(context.viewer, resolveChannel(db, context, term.operand));
-    return term.operator === "channels" && term.operand === "public" && !isGuest(context.viewer.user.role);
-  });
+  for (const term of terms) {
+    if (term.negated) continue;
+    if (term.operator === "channels" && term.operand === "public" && !isGuest(context.viewer.user.role)) return true;
+    if (term.operator !== "channel") continue;
+    const channel = await resolveChannel(db, context, term.operand);
+    await loadGroupsForHistory(context.viewer, [channel]);
+    if (canReadHistory(context.viewer, channel)) return true;
+  }
+  return false;
 }
 
 /**
@@ -116,12 +121,12 @@ function includesHistory(db: Reader, context: NarrowContext, terms: NarrowTerm[]
  * place of any channel, topic or dm terms. A message the user cannot read leaves the rest of
  * the narrow as it was, as in the reference.
  */
-function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTerm[]): NarrowTerm[] {
+async function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTerm[]): Promise<NarrowTerm[]> {
   const withTerms = narrow.filter((term) => term.operator === "with");
   if (withTerms.length > 1) throw badNarrow("duplicate 'with' operators");
   const rest = narrow.filter((term) => term.operator !== "with");
   if (withTerms.length === 0) return rest;
-  const target = readableConversationOf(db, withTerms[0].operand as number, context.viewer.user.id, readableChannelIds(db, context.viewer));
+  const target = await readableConversationOf(db, withTerms[0].operand as number, context.viewer.user.id, await readableChannelIds(db, context.viewer));
   if (!target) return rest;
   const others = rest.filter((term) => !["channel", "topic", "dm"].includes(term.operator));
   if (target.channelId !== null) {
@@ -135,18 +140,19 @@ function withConversationOf(db: Reader, context: NarrowContext, narrow: NarrowTe
 }
 
 /** The channels whose whole history the user may read. */
-function readableChannelIds(db: Reader, viewer: ChannelViewer): number[] {
-  return listChannels(db, { includeArchived: true })
-    .filter((channel) => canReadHistory(viewer, channel))
-    .map((channel) => channel.id);
+async function readableChannelIds(db: Reader, viewer: ChannelViewer): Promise<number[]> {
+  const channels = await listChannels(db, { includeArchived: true });
+  await loadGroupsForHistory(viewer, channels);
+  return channels.filter((channel) => canReadHistory(viewer, channel)).map((channel) => channel.id);
 }
 
 /** A channel named by ID or name; channels the user may not know of are unknown. */
-function resolveChannel(db: Reader, context: NarrowContext, operand: number | string): Channel {
-  let channel = typeof operand === "number" ? findChannelById(db, operand) : findChannelByName(db, operand);
-  if (!channel && typeof operand === "string" && /^[0-9]{1,15}$/.test(operand)) channel = findChannelById(db, Number(operand));
+async function resolveChannel(db: Reader, context: NarrowContext, operand: number | string): Promise<Channel> {
+  let channel = typeof operand === "number" ? await findChannelById(db, operand) : await findChannelByName(db, operand);
+  if (!channel && typeof operand === "string" && /^[0-9]{1,15}$/.test(operand)) channel = await findChannelById(db, Number(operand));
   // Someone who left a private channel may still narrow to it, to read what they received.
-  if (!channel || !(hasMetadataAccess(context.viewer, channel) || hadSubscription(db, context.viewer.user.id, channel.id))) {
+  if (channel) await loadGroupsFor(context.viewer, [channel]);
+  if (!channel || !(hasMetadataAccess(context.viewer, channel) || (await hadSubscription(db, context.viewer.user.id, channel.id)))) {
     throw badNarrow(`unknown channel ${operand}`);
   }
   return channel;
@@ -165,20 +171,20 @@ class TermResolver {
     this.userId = context.viewer.user.id;
   }
 
-  condition(term: NarrowTerm): NarrowCondition {
+  async condition(term: NarrowTerm): Promise<NarrowCondition> {
     switch (term.operator) {
       case "channel":
-        return this.channel(resolveChannel(this.db, this.context, term.operand), !term.negated);
+        return this.channel(await resolveChannel(this.db, this.context, term.operand), !term.negated);
       case "channels":
         return { kind: "channels", which: term.operand };
       case "topic":
         return { kind: "topic", topicKey: requestedTopicKey(term.operand, this.context.emptyTopicDisplayName) };
       case "sender":
-        return { kind: "sender", userId: this.resolveUser(term.operand).id };
+        return { kind: "sender", userId: (await this.resolveUser(term.operand)).id };
       case "dm":
         return this.directConversation(term.operand, !term.negated);
       case "dm-including":
-        return { kind: "conversationsOf", userId: this.resolveUser(term.operand).id };
+        return { kind: "conversationsOf", userId: (await this.resolveUser(term.operand)).id };
       case "id":
         return { kind: "id", messageId: term.operand };
       case "is":
@@ -195,28 +201,29 @@ class TermResolver {
     }
   }
 
-  private channel(channel: Channel, positive: boolean): NarrowCondition {
-    const recipientId = channelRecipientIds(this.db, [channel.id]).get(channel.id);
+  private async channel(channel: Channel, positive: boolean): Promise<NarrowCondition> {
+    const recipientId = (await channelRecipientIds(this.db, [channel.id])).get(channel.id);
     if (positive) this.conversation = recipientId;
     return { kind: "channel", channelId: channel.id, recipientId };
   }
 
-  private resolveUser(ref: UserRef): User {
-    const user = typeof ref === "number" ? findUserById(this.db, ref) : this.userByEmail(ref);
+  private async resolveUser(ref: UserRef): Promise<User> {
+    const user = typeof ref === "number" ? await findUserById(this.db, ref) : await this.userByEmail(ref);
     if (!user) throw badNarrow(`unknown user ${ref}`);
     return user;
   }
 
-  private userByEmail(email: string): User | undefined {
+  private async userByEmail(email: string): Promise<User | undefined> {
     const standIn = userIdOfStandInEmail(email, this.context.realmHost);
-    return standIn !== null ? findUserById(this.db, standIn) : findUserByEmail(this.db, email);
+    return standIn !== null ? await findUserById(this.db, standIn) : await findUserByEmail(this.db, email);
   }
 
   /** Exactly the conversation of these users and the caller (just the caller: their notes to self). */
-  private directConversation(refs: UserRef[], positive: boolean): NarrowCondition {
-    const ids = new Set(refs.map((ref) => this.resolveUser(ref).id));
+  private async directConversation(refs: UserRef[], positive: boolean): Promise<NarrowCondition> {
+    const ids = new Set<number>();
+    for (const ref of refs) ids.add((await this.resolveUser(ref)).id);
     ids.add(this.userId);
-    const recipient = findDirectRecipient(this.db, ids);
+    const recipient = await findDirectRecipient(this.db, ids);
     if (positive) this.conversation = recipient?.id;
     return { kind: "conversation", recipientId: recipient?.id };
   }

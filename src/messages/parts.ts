@@ -5,10 +5,10 @@ import type { MessageParts } from "../shapes/messages";
 import { reactionsForMessages } from "../shapes/reactions";
 
 /** What shapes/messages.ts builds message objects from, for a page of messages at once. */
-export function loadMessageParts(db: Reader, list: Message[]): MessageParts[] {
+export async function loadMessageParts(db: Reader, list: Message[]): Promise<MessageParts[]> {
   if (list.length === 0) return [];
-  const { channelNames, participants, usersById } = messagePageRows(db, list);
-  const reactions = reactionsForMessages(db, list.map((m) => m.id));
+  const { channelNames, participants, usersById } = await messagePageRows(db, list);
+  const reactions = await reactionsForMessages(db, list.map((m) => m.id));
   return list.map((message) => ({
     message,
     sender: usersById.get(message.senderId)!,

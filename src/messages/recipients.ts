@@ -81,18 +81,18 @@ export interface DirectDestination {
 export type Destination = ChannelDestination | DirectDestination;
 
 /** Finds where the message goes and checks the sender may post there; throws the spec's errors. */
-export function resolveDestination(tx: SendTx, sender: User, realm: Realm, address: Address): Destination {
+export async function resolveDestination(tx: SendTx, sender: User, realm: Realm, address: Address): Promise<Destination> {
   if (address.kind === "channel") {
-    const channel = channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
+    const channel = await channelForSending(tx, "channelName" in address ? { name: address.channelName } : { id: address.channelId });
     if (!channel) throw channelDoesNotExist(address);
-    const subscribers = channelSubscribers(tx, channel.id);
-    checkMaySendToChannel(tx, sender, channel, subscribers.userIds.includes(sender.id), () => channelDoesNotExist(address));
-    const recipientId = findChannelRecipientId(tx, channel.id) ?? channelRecipient(tx, channel.id).id;
+    const subscribers = await channelSubscribers(tx, channel.id);
+    await checkMaySendToChannel(tx, sender, channel, subscribers.userIds.includes(sender.id), () => channelDoesNotExist(address));
+    const recipientId = (await findChannelRecipientId(tx, channel.id)) ?? (await channelRecipient(tx, channel.id)).id;
     return { kind: "channel", channel, recipientId, subscriberIds: subscribers.userIds, senderMuted: subscribers.mutedIds.has(sender.id) };
   }
-  const participants = directParticipants(tx, sender, realm, address);
-  checkDirectMessagePermission(tx, sender, realm, participants);
-  return { kind: "direct", participants, recipientId: directRecipient(tx, participants.map((user) => user.id)).id };
+  const participants = await directParticipants(tx, sender, realm, address);
+  await checkDirectMessagePermission(tx, sender, realm, participants);
+  return { kind: "direct", participants, recipientId: (await directRecipient(tx, participants.map((user) => user.id))).id };
 }
 
 function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
@@ -101,8 +101,8 @@ function channelDoesNotExist(address: Address & { kind: "channel" }): ApiError {
 }
 
 /** The conversation's members: the named users (active, known to the sender) and the sender. */
-function directParticipants(tx: Reader, sender: User, realm: Realm, address: Address & { kind: "direct" }): User[] {
-  const named = "userIds" in address ? usersByIds(tx, address.userIds) : usersByEmails(tx, sender, realm, address.emails);
+async function directParticipants(tx: Reader, sender: User, realm: Realm, address: Address & { kind: "direct" }): Promise<User[]> {
+  const named = "userIds" in address ? await usersByIds(tx, address.userIds) : await usersByEmails(tx, sender, realm, address.emails);
   const deactivated = named.find((user) => !user.isActive);
   if (deactivated) throw badRequest(`'${visibleEmail(sender, deactivated, realmHost(realm))}' is no longer using Zulip.`);
   const byId = new Map(named.map((user) => [user.id, user]));
@@ -110,20 +110,22 @@ function directParticipants(tx: Reader, sender: User, realm: Realm, address: Add
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-function usersByIds(tx: Reader, ids: number[]): User[] {
-  const found = usersWithIds(tx, ids);
+async function usersByIds(tx: Reader, ids: number[]): Promise<User[]> {
+  const found = await usersWithIds(tx, ids);
   const missing = ids.find((id) => !found.some((user) => user.id === id));
   if (missing !== undefined) throw badRequest(`Invalid user ID ${missing}`);
   return found;
 }
 
-function usersByEmails(tx: Reader, sender: User, realm: Realm, emails: string[]): User[] {
-  return emails.map((email) => {
+async function usersByEmails(tx: Reader, sender: User, realm: Realm, emails: string[]): Promise<User[]> {
+  const users: User[] = [];
+  for (const email of emails) {
     try {
-      return accessUserByEmail(tx, sender, email, realmHost(realm));
+      users.push(await accessUserByEmail(tx, sender, email, realmHost(realm)));
     } catch (error) {
       if (error instanceof ApiError) throw badRequest(`Invalid email '${email}'`);
       throw error;
     }
-  });
+  }
+  return users;
 }

@@ -6,7 +6,7 @@ export const accountDeactivatedEmail: Deliverer<"account_deactivated_email"> = {
   ready: mailConfigured,
   route: mailRoute,
   async deliver(payload, attempt) {
-    await sendMail(accountDeactivatedMail(payload), messageIdFor(attempt));
+    await sendMail(accountDeactivatedMail(payload), await messageIdFor(attempt));
   },
 };
 

@@ -21,7 +21,7 @@ const REPLY_CLIENT = "OutgoingWebhookResponse";
  * reply is reported to the owner rather than retried: the service did answer.
  */
 export async function postBotReply(payload: OutgoingWebhookPayload, content: string) {
-  const bot = read((db) => findUserById(db, payload.bot_id));
+  const bot = await read((db) => findUserById(db, payload.bot_id));
   if (!bot?.isActive) return;
   const to = payload.reply_to;
   try {
@@ -29,7 +29,7 @@ export async function postBotReply(payload: OutgoingWebhookPayload, content: str
     else await sendMessage(bot, { type: "private", to: JSON.stringify(to.user_ids), content, client: REPLY_CLIENT });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    notifyBotOwner(payload, `The outgoing webhook server attempted to send a message, but that request resulted in the following error:\n> ${reason}`);
+    await notifyBotOwner(payload, `The outgoing webhook server attempted to send a message, but that request resulted in the following error:\n> ${reason}`);
   }
 }
 
@@ -43,16 +43,17 @@ function messageLink(realm: Realm, payload: OutgoingWebhookPayload): string {
  * The owner hears from the notification bot when their bot's service failed for good (after
  * the last retry, or a refusal that retrying cannot mend), with the reference's wording.
  */
-export function notifyBotOwner(payload: OutgoingWebhookPayload, detail: string) {
-  const { realm, bot, owner, notifier } = read((db) => {
-    const realm = getRealm(db);
-    const bot = findUserById(db, payload.bot_id);
-    const owner = bot?.botOwnerId != null ? findUserById(db, bot.botOwnerId) : undefined;
-    return { realm, bot, owner, notifier: findUserByEmail(db, `notification-bot@${realmHost(realm)}`) };
+export async function notifyBotOwner(payload: OutgoingWebhookPayload, detail: string) {
+  const { realm, bot, owner, notifier } = await read(async (db) => {
+    const realm = await getRealm(db);
+    const bot = await findUserById(db, payload.bot_id);
+    const owner = bot?.botOwnerId != null ? await findUserById(db, bot.botOwnerId) : undefined;
+    return { realm, bot, owner, notifier: await findUserByEmail(db, `notification-bot@${realmHost(realm)}`) };
   });
   if (!bot || !owner?.isActive || !notifier) return;
   const content = `[A message](${messageLink(realm, payload)}) to your bot @_**${bot.fullName}|${bot.id}** triggered an outgoing webhook.\n${detail}`;
-  sendMessage(notifier, { type: "private", to: JSON.stringify([owner.id]), content, client: "Internal", readBySender: false }).catch((error) =>
+  // Not waited for: the owner's word is a side matter, and a failure to send it is only logged.
+  void sendMessage(notifier, { type: "private", to: JSON.stringify([owner.id]), content, client: "Internal", readBySender: false }).catch((error) =>
     log.warn(`Could not tell the owner of bot ${bot.id} that its outgoing webhook failed: ${error instanceof Error ? error.message : error}`),
   );
 }

@@ -44,16 +44,16 @@ export interface Route {
 export interface Deliverer<K extends OutboxKind> {
   deliver(payload: PayloadOf<K>, attempt: DeliveryAttempt): Promise<void>;
   /** Where the item goes; asked once, when the sender first sees the item. */
-  route(payload: PayloadOf<K>): Route;
+  route(payload: PayloadOf<K>): Route | Promise<Route>;
   /** Tries before giving up; the default suits mail (about a day with the default backoff). */
   maxAttempts?: number;
   /**
    * Whether items of this kind can be tried now; while it says no they wait untouched, with no
    * attempt counted (mail while no SMTP server is configured). Default: always.
    */
-  ready?(): boolean;
+  ready?(): boolean | Promise<boolean>;
   /** Runs once, after the last try failed or a GiveUp. */
-  gaveUp?(payload: PayloadOf<K>, error: string): void;
+  gaveUp?(payload: PayloadOf<K>, error: string): void | Promise<void>;
 }
 
 /** A transient failure: tried again later. */

@@ -11,9 +11,9 @@ export const invitationEmail: Deliverer<"invitation_email"> = {
   ready: mailConfigured,
   route: mailRoute,
   async deliver(payload, attempt) {
-    const invite = read((db) => findInviteById(db, payload.invite_id));
+    const invite = await read((db) => findInviteById(db, payload.invite_id));
     if (!invite || !isUsable(invite, Math.floor(Date.now() / 1000))) return;
-    await sendMail(invitationMail(payload), messageIdFor(attempt));
+    await sendMail(invitationMail(payload), await messageIdFor(attempt));
   },
 };
 

@@ -43,8 +43,8 @@ export function configureMail(smtp: SmtpConfig | null, mailsAtOnce: number) {
 export const mailRoute = (): Route => ({ lane: "mail", limit: concurrency });
 
 /** Whether e-mail can go out at all; invitations show their links to the inviter when it cannot. */
-export function mailConfigured(): boolean {
-  return effectiveSmtp() !== null;
+export async function mailConfigured(): Promise<boolean> {
+  return (await effectiveSmtp()) !== null;
 }
 
 function createTransport(smtp: SmtpConfig, timeouts = { connection: CONNECTION_TIMEOUT_MS, socket: SOCKET_TIMEOUT_MS }): Transporter {
@@ -86,8 +86,8 @@ function domainOf(from: string | undefined): string {
  * mail repeated by a crash between sending and marking it sent can be recognised as one.
  * The creation time keeps IDs apart between databases whose outbox IDs restart from 1.
  */
-export function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdAt">): string {
-  return `<outbox.${attempt.itemId}.${attempt.createdAt}@${domainOf(effectiveSmtp()?.settings.from)}>`;
+export async function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdAt">): Promise<string> {
+  return `<outbox.${attempt.itemId}.${attempt.createdAt}@${domainOf((await effectiveSmtp())?.settings.from)}>`;
 }
 
 /**
@@ -98,7 +98,7 @@ export function messageIdFor(attempt: Pick<DeliveryAttempt, "itemId" | "createdA
  * runner holds mail back before that happens (mailConfigured).
  */
 export async function sendMail(mail: Mail, messageId: string): Promise<void> {
-  const settings = effectiveSmtp()?.settings;
+  const settings = (await effectiveSmtp())?.settings;
   if (!settings) throw new GiveUp("No SMTP server is configured (PARLEY_SMTP_HOST, or the admin console's Server section)");
   try {
     await transportFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId });

@@ -11,9 +11,9 @@ export const passwordResetEmail: Deliverer<"password_reset_email"> = {
   ready: mailConfigured,
   route: mailRoute,
   async deliver(payload, attempt) {
-    const reset = read((db) => findPasswordResetById(db, payload.reset_id));
+    const reset = await read((db) => findPasswordResetById(db, payload.reset_id));
     if (!reset || reset.usedAt !== null || reset.expiresAt <= Math.floor(Date.now() / 1000)) return;
-    await sendMail(passwordResetMail(payload), messageIdFor(attempt));
+    await sendMail(passwordResetMail(payload), await messageIdFor(attempt));
   },
 };
 

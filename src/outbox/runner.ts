@@ -16,7 +16,11 @@ import { type WaitingItem, WaitingItems } from "./waitingItems";
  * It keeps the waiting items' routes in memory (waitingItems.ts), learning of new items by ID
  * (db/outbox.ts pendingOutboxAfter) in bounded batches, so a pass costs about the same however
  * many items wait behind a dead destination; the database stays the record of every item's
- * state, and this sender is the only one who changes it.
+ * state, and this sender is the only one who changes it. An item is sent at most once at a
+ * time (it stays in inFlight until its outcome is marked, each mark one write()), and a try
+ * reads the item afresh, after the marks of every earlier try have committed: so an item
+ * marked sent is never sent again. Passes run one at a time, each starting what is due in
+ * one go, after the reads it awaits.
  */
 
 export interface OutboxPolicy {
@@ -41,6 +45,7 @@ let loadedUpTo = 0;
 let lanes = new Lanes(() => 1);
 const inFlight = new Map<number, Promise<void>>();
 let passRequested = false;
+let passUnderWay = false;
 let idleWaiters: (() => void)[] = [];
 
 export function startOutboxRunner(options: OutboxPolicy) {
@@ -78,8 +83,10 @@ export function backoffSeconds(attempts: number, { retryBaseSeconds, retryMaxSec
  * Kinds held back for now: their items wait untouched (mail while no SMTP server is
  * configured). Kinds without a deliverer are not held: their items are taken and given up.
  */
-export function heldKinds(): OutboxKind[] {
-  return (Object.keys(deliverers) as OutboxKind[]).filter((kind) => !(deliverers[kind].ready?.() ?? true));
+export async function heldKinds(): Promise<OutboxKind[]> {
+  const held: OutboxKind[] = [];
+  for (const kind of Object.keys(deliverers) as OutboxKind[]) if (!((await deliverers[kind].ready?.()) ?? true)) held.push(kind);
+  return held;
 }
 
 /**
@@ -97,7 +104,8 @@ function requestPass() {
   if (passRequested) return;
   passRequested = true;
   // After what is running now: a commit's other work, or the other deliveries that just ended.
-  setImmediate(pass);
+  // A pass under way runs the next one itself when it ends.
+  if (!passUnderWay) setImmediate(pass);
 }
 
 function settleIdle() {
@@ -106,29 +114,35 @@ function settleIdle() {
   for (const resolve of waiters) resolve();
 }
 
-function pass() {
+/** Never rejects: a failed pass is logged, and the next nudge or sweep tries again. */
+async function pass() {
   passRequested = false;
+  passUnderWay = true;
   if (policy) {
     try {
-      const more = loadNewItems();
-      startDueItems(policy);
-      if (more) return requestPass();
+      const more = await loadNewItems();
+      const held = new Set<string>(await heldKinds());
+      // Stopped meanwhile: nothing more starts.
+      if (policy) startDueItems(policy, held);
+      if (more) requestPass();
     } catch (error) {
       log.error(`outbox: a pass failed: ${(error as Error)?.stack ?? error}`);
     }
   }
-  if (inFlight.size === 0) settleIdle();
+  passUnderWay = false;
+  if (passRequested) setImmediate(pass);
+  else if (inFlight.size === 0) settleIdle();
 }
 
 /** Learns of items queued since the last look; true when there may be more. */
-function loadNewItems(): boolean {
-  const { rows, newest } = read((db) => ({ rows: pendingOutboxAfter(db, loadedUpTo, LOAD_BATCH), newest: lastOutboxId(db) }));
+async function loadNewItems(): Promise<boolean> {
+  const { rows, newest } = await read(async (db) => ({ rows: await pendingOutboxAfter(db, loadedUpTo, LOAD_BATCH), newest: await lastOutboxId(db) }));
   for (const row of rows) {
     loadedUpTo = row.id;
     const deliverer = delivererOf(row.kind);
     // A kind this version does not know (a database from a newer Parley): nothing can send it.
-    if (!deliverer) giveUp(row, row.attempts, `No deliverer for outbox items of kind '${row.kind}'`, undefined);
-    else waiting.add({ id: row.id, kind: row.kind, route: routeOf(deliverer, row), nextAttemptAt: row.nextAttemptAt });
+    if (!deliverer) await giveUp(row, row.attempts, `No deliverer for outbox items of kind '${row.kind}'`, undefined);
+    else waiting.add({ id: row.id, kind: row.kind, route: await routeOf(deliverer, row), nextAttemptAt: row.nextAttemptAt });
   }
   if (rows.length < LOAD_BATCH) loadedUpTo = Math.max(loadedUpTo, newest);
   return rows.length === LOAD_BATCH;
@@ -136,20 +150,19 @@ function loadNewItems(): boolean {
 
 const delivererOf = (kind: OutboxKind) => deliverers[kind] as Deliverer<OutboxKind> | undefined;
 
-function routeOf(deliverer: Deliverer<OutboxKind>, row: OutboxRow): Route {
+async function routeOf(deliverer: Deliverer<OutboxKind>, row: OutboxRow): Promise<Route> {
   try {
-    return deliverer.route(row.payload);
+    return await deliverer.route(row.payload);
   } catch (error) {
     log.error(`outbox: no route for item ${row.id} (${row.kind}), sent in a lane of its own: ${(error as Error)?.stack ?? error}`);
     return { lane: `item ${row.id}`, limit: 1 };
   }
 }
 
-/** Starts the due items their lanes have room for, oldest first, keeping order keys in order. */
-function startDueItems(options: OutboxPolicy) {
+/** Starts the due items their lanes have room for, oldest first, keeping order keys in order; none of the `held` kinds. */
+function startDueItems(options: OutboxPolicy, held: ReadonlySet<string>) {
   const now = nowSeconds();
   const nowMs = Date.now();
-  const held = new Set<string>(heldKinds());
   const ready = (item: WaitingItem) => !held.has(item.kind) && item.nextAttemptAt <= now;
   const underWay = (item: WaitingItem) => inFlight.has(item.id);
   const lanesWaiting = new Set<string>();
@@ -187,7 +200,7 @@ function start(item: WaitingItem, options: OutboxPolicy) {
 
 /** One try of one item, marked in the database; what it says of the item's destination. */
 async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOutcome> {
-  const row = read((db) => getOutboxItem(db, item.id));
+  const row = await read((db) => getOutboxItem(db, item.id));
   if (!row || row.sentAt !== null || row.gaveUpAt !== null) {
     waiting.remove(item);
     return "unknown";
@@ -201,28 +214,28 @@ async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOu
     const outcome: LaneOutcome = error instanceof GiveUp || (error instanceof RetryLater && error.destinationAnswered) ? "unknown" : "failed";
     const maxAttempts = deliverer.maxAttempts ?? options.maxAttempts;
     if (error instanceof GiveUp || number >= maxAttempts) {
-      giveUp(row, number, message, deliverer);
+      await giveUp(row, number, message, deliverer);
       waiting.remove(item);
       return outcome;
     }
     const delay = backoffSeconds(number, options);
     const nextAttemptAt = nowSeconds() + delay;
-    write((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
+    await write((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
     item.nextAttemptAt = nextAttemptAt;
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
     return outcome;
   }
-  write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
+  await write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
   waiting.remove(item);
   log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
   return "answered";
 }
 
-function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: Deliverer<OutboxKind> | undefined) {
-  write((tx) => markOutboxGivenUp(tx, item.id, attempts, nowSeconds(), message));
+async function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: Deliverer<OutboxKind> | undefined) {
+  await write((tx) => markOutboxGivenUp(tx, item.id, attempts, nowSeconds(), message));
   log.warn(`outbox: gave up item ${item.id} (${item.kind}) after ${attempts} tries: ${message}`);
   try {
-    deliverer?.gaveUp?.(item.payload, message);
+    await deliverer?.gaveUp?.(item.payload, message);
   } catch (error) {
     log.error(`outbox: gaveUp of item ${item.id} (${item.kind}) failed: ${(error as Error)?.stack ?? error}`);
   }
@@ -243,8 +256,8 @@ function withDeadline(delivery: Promise<void>): Promise<void> {
 }
 
 /** Deletes items finished long ago; run by the job's sweep. */
-export function pruneOutbox() {
-  write((tx) => pruneFinishedOutbox(tx, nowSeconds() - KEEP_FINISHED_SECONDS));
+export async function pruneOutbox() {
+  await write((tx) => pruneFinishedOutbox(tx, nowSeconds() - KEEP_FINISHED_SECONDS));
 }
 
 /** For tests and tools: the stored state of one item. */

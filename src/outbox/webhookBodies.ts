@@ -18,11 +18,11 @@ export interface WebhookTarget {
   realm: Realm;
 }
 
-export function webhookTarget(payload: OutgoingWebhookPayload): WebhookTarget | undefined {
-  return read((db) => {
-    const found = findWebhookBot(db, payload.bot_id);
+export function webhookTarget(payload: OutgoingWebhookPayload): Promise<WebhookTarget | undefined> {
+  return read(async (db) => {
+    const found = await findWebhookBot(db, payload.bot_id);
     if (!found || !found.bot.isActive || found.bot.botType !== BotType.OUTGOING_WEBHOOK) return undefined;
-    return { ...found, realm: getRealm(db) };
+    return { ...found, realm: await getRealm(db) };
   });
 }
 

@@ -53,8 +53,8 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
    * seen: bots sharing a service share its bound and its backoff, however many there are. A
    * bot's notifications go one at a time, so its replies come in the order of the messages.
    */
-  route(payload) {
-    const url = read((db) => webhookServiceUrl(db, payload.bot_id));
+  async route(payload) {
+    const url = await read((db) => webhookServiceUrl(db, payload.bot_id));
     let lane = `webhook bot ${payload.bot_id}`;
     try {
       if (url !== undefined) lane = `webhook ${new URL(url).origin}`;
@@ -64,7 +64,7 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
     return { lane, limit: settings.concurrencyPerService, inOrder: `bot ${payload.bot_id}` };
   },
   async deliver(payload, attempt) {
-    const target = webhookTarget(payload);
+    const target = await webhookTarget(payload);
     // A bot deactivated (or changed into another kind) since the message: nothing to notify.
     if (!target) return;
     const slack = target.service.interface === ServiceInterface.SLACK;
@@ -105,11 +105,11 @@ export const outgoingWebhook: Deliverer<"outgoing_webhook"> = {
     if (status >= 300 && status < 400) throw new GiveUp(`${detail}\nRedirects are not followed; give the bot the final URL.`);
     throw new GiveUp(detail);
   },
-  gaveUp(payload, error) {
+  async gaveUp(payload, error) {
     // The reference's words: the service's status when it answered, otherwise unavailable.
     const status = /status code \*(\d+)\*/.exec(error)?.[1];
-    void postBotReply(payload, status ? `Failure! Third party responded with ${status}` : "Failure! Bot is unavailable");
-    notifyBotOwner(payload, error);
+    await postBotReply(payload, status ? `Failure! Third party responded with ${status}` : "Failure! Bot is unavailable");
+    await notifyBotOwner(payload, error);
   },
 };
 
@@ -141,7 +141,7 @@ function replyContent(answer: Record<string, unknown>, slack: boolean): string |
 
 async function unusableAnswer(payload: OutgoingWebhookPayload, text: string, reason: string) {
   await postBotReply(payload, `Failure! ${reason}`);
-  notifyBotOwner(
+  await notifyBotOwner(
     payload,
     `The outgoing webhook server attempted to send a message, but that request resulted in the following error:\n> ${reason}\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 2000)}\n\`\`\``,
   );

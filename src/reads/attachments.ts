@@ -12,11 +12,11 @@ import { type ApiAttachment, attachmentToApi } from "../shapes/attachments";
 
 /** GET /attachments, and the lookups behind downloading an upload. */
 
-export function listOwnAttachments(viewer: User): { attachments: ApiAttachment[]; upload_space_used: number } {
-  return read((db) => {
-    const own = listAttachmentsOf(db, viewer.id);
-    const linking = linkingMessages(db, own.map((attachment) => attachment.id));
-    return { attachments: own.map((attachment) => attachmentToApi(attachment, linking.get(attachment.id) ?? [])), upload_space_used: uploadSpaceUsed(db) };
+export function listOwnAttachments(viewer: User): Promise<{ attachments: ApiAttachment[]; upload_space_used: number }> {
+  return read(async (db) => {
+    const own = await listAttachmentsOf(db, viewer.id);
+    const linking = await linkingMessages(db, own.map((attachment) => attachment.id));
+    return { attachments: own.map((attachment) => attachmentToApi(attachment, linking.get(attachment.id) ?? [])), upload_space_used: await uploadSpaceUsed(db) };
   });
 }
 
@@ -39,15 +39,15 @@ const downloadOf = (attachment: Attachment): Download => {
 };
 
 /** The upload at /user_uploads/{realm}/{path}, if `viewer` (null: no credentials) may have it. */
-function accessUpload(viewer: User | null, realmId: string, path: string): Attachment {
-  return read((db) => {
-    const attachment = realmId === String(REALM_ID) ? findAttachmentByPathId(db, `${realmId}/${path}`) : undefined;
-    if (!attachment || !mayDownload(db, viewer, attachment, getRealm(db))) throw notFound();
+function accessUpload(viewer: User | null, realmId: string, path: string): Promise<Attachment> {
+  return read(async (db) => {
+    const attachment = realmId === String(REALM_ID) ? await findAttachmentByPathId(db, `${realmId}/${path}`) : undefined;
+    if (!attachment || !(await mayDownload(db, viewer, attachment, await getRealm(db)))) throw notFound();
     return attachment;
   });
 }
 
-export const downloadFor = (viewer: User | null, realmId: string, path: string): Download => downloadOf(accessUpload(viewer, realmId, path));
+export const downloadFor = async (viewer: User | null, realmId: string, path: string): Promise<Download> => downloadOf(await accessUpload(viewer, realmId, path));
 
 /**
  * Signs temporary URLs. A new key each start: a temporary URL lives a minute, so one made
@@ -56,16 +56,16 @@ export const downloadFor = (viewer: User | null, realmId: string, path: string):
 const TOKEN_KEY = crypto.getRandomValues(new Uint8Array(32));
 
 /** GET /api/v1/user_uploads/{realm}/{path}: a URL that works for a minute without credentials. */
-export function temporaryUploadUrl(viewer: User, realmId: string, path: string): string {
-  const attachment = accessUpload(viewer, realmId, path);
+export async function temporaryUploadUrl(viewer: User, realmId: string, path: string): Promise<string> {
+  const attachment = await accessUpload(viewer, realmId, path);
   const token = signUploadToken(TOKEN_KEY, attachment.id, attachment.pathId, now() + TEMPORARY_URL_SECONDS);
   return `/user_uploads/temporary/${token}/${encodeURIComponent(attachment.pathId.slice(attachment.pathId.lastIndexOf("/") + 1))}`;
 }
 
 /** GET /user_uploads/temporary/{token}/{filename}: the upload a valid, unexpired token names. */
-export function downloadForToken(token: string, filename: string): Download {
+export async function downloadForToken(token: string, filename: string): Promise<Download> {
   const id = tokenAttachmentId(token);
-  const attachment = id === undefined ? undefined : read((db) => findAttachmentById(db, id));
+  const attachment = id === undefined ? undefined : await read((db) => findAttachmentById(db, id));
   if (!attachment || !verifyUploadToken(TOKEN_KEY, token, attachment.id, attachment.pathId, now())) throw badRequest("Invalid token");
   if (attachment.pathId.slice(attachment.pathId.lastIndexOf("/") + 1) !== filename) throw badRequest("Invalid filename");
   return downloadOf(attachment);

@@ -17,8 +17,8 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * the original serves avatars. Only bytes that are someone's avatar: the file store also holds
  * uploads, which have their own rules. Null when no account has it (or the file is missing).
  */
-export function readAvatarImage(realmId: string, fileName: string): AvatarImage | null {
-  if (realmId !== String(REALM_ID) || !SHA256.test(fileName) || !read((db) => isAvatarFile(db, fileName))) return null;
+export async function readAvatarImage(realmId: string, fileName: string): Promise<AvatarImage | null> {
+  if (realmId !== String(REALM_ID) || !SHA256.test(fileName) || !(await read((db) => isAvatarFile(db, fileName)))) return null;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = readFileSync(storedFilePath(fileName));

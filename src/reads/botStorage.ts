@@ -14,11 +14,11 @@ export function requireBot(user: User) {
 }
 
 /** The named entries, all of which must exist (as the reference), or every entry. */
-export function getBotStorage(bot: User, keys: string[] | undefined): Record<string, string> {
+export function getBotStorage(bot: User, keys: string[] | undefined): Promise<Record<string, string>> {
   requireBot(bot);
-  return read((db) => {
+  return read(async (db) => {
     const unique = keys === undefined ? undefined : [...new Set(keys)];
-    const entries = listBotStorage(db, bot.id, unique);
+    const entries = await listBotStorage(db, bot.id, unique);
     if (unique !== undefined && entries.length < unique.length) throw badRequest(KEY_DOES_NOT_EXIST);
     // A null-prototype object: a key such as "__proto__" is an entry like any other.
     const storage: Record<string, string> = Object.create(null);

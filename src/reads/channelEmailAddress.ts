@@ -19,11 +19,11 @@ import { badRequest } from "../http/errors";
 
 const GATEWAY = "gateway";
 
-export function getChannelEmailAddress(viewer: User, channelId: number, senderId: number | undefined): string {
-  return read((db) => {
-    const { channel } = accessChannel(db, viewer, channelId, "content");
-    const sender = senderId === undefined ? GATEWAY : allowedSender(db, viewer, senderId);
-    const realm = getRealm(db);
+export function getChannelEmailAddress(viewer: User, channelId: number, senderId: number | undefined): Promise<string> {
+  return read(async (db) => {
+    const { channel } = await accessChannel(db, viewer, channelId, "content");
+    const sender = senderId === undefined ? GATEWAY : await allowedSender(db, viewer, senderId);
+    const realm = await getRealm(db);
     const name = addressName(channel.name);
     const token = addressToken(realm, channel, sender);
     return `${name === "" ? "" : `${name}.`}${token}.show-sender@${realmHost(realm)}`;
@@ -31,9 +31,9 @@ export function getChannelEmailAddress(viewer: User, channelId: number, senderId
 }
 
 /** The caller or one of their active bots; anyone else is refused without saying who exists. */
-function allowedSender(db: Reader, viewer: User, senderId: number): number {
+async function allowedSender(db: Reader, viewer: User, senderId: number): Promise<number> {
   if (senderId === viewer.id) return senderId;
-  const sender = findUserById(db, senderId);
+  const sender = await findUserById(db, senderId);
   if (!sender || !sender.isActive) throw badRequest("Invalid user ID");
   if (!sender.isBot || sender.botOwnerId !== viewer.id) throw badRequest("Insufficient permission");
   return senderId;

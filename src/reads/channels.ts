@@ -23,12 +23,12 @@ export interface ChannelListFlags {
 }
 
 /** GET /streams: the union of every source the flags ask for, sorted by name. */
-export function listChannelsFor(user: User, flags: ChannelListFlags): ApiChannel[] {
-  return read((db) => {
+export function listChannelsFor(user: User, flags: ChannelListFlags): Promise<ApiChannel[]> {
+  return read(async (db) => {
     if (flags.includeAllActive && !isAdministrator(user.role)) throw badRequest("User not authorized for this query");
-    const channels = listChannels(db, { includeArchived: !flags.excludeArchived });
-    const viewer = channelViewer(db, user);
-    const ownerChannels = flags.includeOwnerSubscribed && user.isBot && user.botOwnerId !== null ? activeChannelIdsOfUser(db, user.botOwnerId) : new Set<number>();
+    const channels = await listChannels(db, { includeArchived: !flags.excludeArchived });
+    const viewer = await channelViewer(db, user);
+    const ownerChannels = flags.includeOwnerSubscribed && user.isBot && user.botOwnerId !== null ? await activeChannelIdsOfUser(db, user.botOwnerId) : new Set<number>();
     const wanted = (channel: Channel) => {
       if (flags.includeAll || flags.includeAllActive) return hasMetadataAccess(viewer, channel);
       if (ownerChannels.has(channel.id)) return true;
@@ -38,47 +38,47 @@ export function listChannelsFor(user: User, flags: ChannelListFlags): ApiChannel
       return flags.includeWebPublic && channel.isWebPublic && !channel.isArchived;
     };
     const chosen = channels.filter(wanted);
-    const shaper = new ChannelShaper(db, chosen);
-    const defaults = flags.includeDefault ? new Set(defaultChannelIds(db)) : null;
+    const shaper = await ChannelShaper.load(db, chosen);
+    const defaults = flags.includeDefault ? new Set(await defaultChannelIds(db)) : null;
     return byName(chosen.map((channel) => (defaults ? { ...shaper.channel(channel), is_default: defaults.has(channel.id) } : shaper.channel(channel))));
   });
 }
 
 /** GET /streams/{stream_id}: one channel whose metadata the viewer may see. */
-export function getChannel(viewer: User, channelId: number): ApiChannel {
-  return read((db) => {
-    const { channel } = accessChannel(db, viewer, channelId, "metadata");
-    return new ChannelShaper(db, [channel]).channel(channel);
+export function getChannel(viewer: User, channelId: number): Promise<ApiChannel> {
+  return read(async (db) => {
+    const { channel } = await accessChannel(db, viewer, channelId, "metadata");
+    return (await ChannelShaper.load(db, [channel])).channel(channel);
   });
 }
 
 /** GET /streams/{stream_id}/members: the active subscribers of a channel the viewer may see. */
-export function listChannelSubscribers(viewer: User, channelId: number): number[] {
-  return read((db) => {
-    const { channel } = accessChannel(db, viewer, channelId, "metadata");
-    return activeSubscriberIds(db, [channel.id]).get(channel.id) ?? [];
+export function listChannelSubscribers(viewer: User, channelId: number): Promise<number[]> {
+  return read(async (db) => {
+    const { channel } = await accessChannel(db, viewer, channelId, "metadata");
+    return (await activeSubscriberIds(db, [channel.id])).get(channel.id) ?? [];
   });
 }
 
 /** GET /get_stream_id: found by name, then refused like any channel whose content the viewer may not read. */
-export function getChannelIdByName(viewer: User, name: string): number {
-  return read((db) => {
-    const channel = findChannelByName(db, name.trim());
+export function getChannelIdByName(viewer: User, name: string): Promise<number> {
+  return read(async (db) => {
+    const channel = await findChannelByName(db, name.trim());
     if (!channel) throw badRequest(`Invalid channel name '${name}'`);
-    return accessChannel(db, viewer, channel.id, "content").channel.id;
+    return (await accessChannel(db, viewer, channel.id, "content")).channel.id;
   });
 }
 
 /** GET /users/{user_id}/subscriptions/{stream_id}: whether that user, deactivated or not, is subscribed. */
-export function isUserSubscribed(viewer: User, userId: number, channelId: number): boolean {
-  return read((db) => {
-    const target = accessUser(db, userId, { allowDeactivated: true });
-    const { channel } = accessChannel(db, viewer, channelId, "metadata");
-    return findSubscription(db, target.id, channel.id)?.active === true;
+export function isUserSubscribed(viewer: User, userId: number, channelId: number): Promise<boolean> {
+  return read(async (db) => {
+    const target = await accessUser(db, userId, { allowDeactivated: true });
+    const { channel } = await accessChannel(db, viewer, channelId, "metadata");
+    return (await findSubscription(db, target.id, channel.id))?.active === true;
   });
 }
 
 /** GET /users/me/subscriptions (spec 4.18): active channels only, notification settings as stored. */
-export function listSubscriptions(viewer: User, options: { includeSubscribers: boolean }): ApiSubscription[] {
-  return read((db) => subscriptionLists(db, viewer, { ...options, includeArchived: false, notificationSettingsNull: true }).subscriptions);
+export function listSubscriptions(viewer: User, options: { includeSubscribers: boolean }): Promise<ApiSubscription[]> {
+  return read(async (db) => (await subscriptionLists(db, viewer, { ...options, includeArchived: false, notificationSettingsNull: true })).subscriptions);
 }

@@ -4,4 +4,4 @@ import type { User } from "../db/users";
 import { draftToApi, type ApiDraft } from "../shapes/drafts";
 
 /** GET /drafts: the caller's own; nobody sees another's. */
-export const listOwnDrafts = (viewer: User): ApiDraft[] => read((db) => listDrafts(db, viewer.id).map(draftToApi));
+export const listOwnDrafts = (viewer: User): Promise<ApiDraft[]> => read(async (db) => (await listDrafts(db, viewer.id)).map(draftToApi));

@@ -31,10 +31,10 @@ const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2
  * free space: a full disk makes every change fail (unhealthy), and little space left is a
  * warning while the server is still healthy, so that someone can act before it fills up.
  */
-export function checkHealth(): Health {
+export async function checkHealth(): Promise<Health> {
   let file: string;
   try {
-    file = read((db) => databaseFilePath(db));
+    file = await read((db) => databaseFilePath(db));
   } catch (error) {
     return { ok: false, reason: `The database does not answer: ${(error as Error)?.message ?? String(error)}` };
   }

@@ -28,11 +28,11 @@ export function previewLinkifier(viewer: User, input: LinkifierPreviewInput) {
   if (problem) throw badRequest(problem);
   const candidate: LinkifierDefinition = { pattern: input.pattern, urlTemplate: input.url_template };
   const matches = findLinkifierMatches(input.text, compileLinkifier(candidate)).map(({ text, url }) => ({ text, url }));
-  return read((db) => {
-    if (input.filter_id !== undefined && !findLinkifier(db, input.filter_id)) throw badRequest("Linkifier not found.");
-    const saved = linkifierDefinitions(db);
+  return read(async (db) => {
+    if (input.filter_id !== undefined && !(await findLinkifier(db, input.filter_id))) throw badRequest("Linkifier not found.");
+    const saved = await linkifierDefinitions(db);
     const list = input.filter_id === undefined ? [...saved, candidate] : saved.map((each) => (each.id === input.filter_id ? { ...candidate, id: each.id } : each));
-    const realm = getRealm(db);
+    const realm = await getRealm(db);
     const context = createRenderContext({ linkifiers: list, realmUrl: realm.url, emptyTopicDisplayName: realm.settings.empty_topic_display_name });
     const rendered = input.text.trim() === "" ? "" : renderMessage(input.text, context).html;
     return { matches, rendered };

@@ -35,10 +35,10 @@ export interface EditSnapshot {
 export const EDIT_HISTORY_DISABLED = "Message edit history is disabled in this organization";
 
 export async function getMessageEditHistory(viewer: User, messageId: number, options: { allowEmptyTopicName: boolean }): Promise<EditSnapshot[]> {
-  const { settings, message } = read((db) => {
-    const settings = getRealm(db).settings;
+  const { settings, message } = await read(async (db) => {
+    const settings = (await getRealm(db)).settings;
     if (settings.message_edit_history_visibility_policy === "none") throw badRequest(EDIT_HISTORY_DISABLED);
-    const [message] = accessibleMessages(db, lazyChannelViewer(db, viewer), [messageId]);
+    const [message] = await accessibleMessages(db, await lazyChannelViewer(db, viewer), [messageId]);
     return { settings, message };
   });
   let snapshots = await workingInSlices(() => snapshotsOf(message));

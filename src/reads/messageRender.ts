@@ -10,8 +10,8 @@ import { normalizeContent } from "../messages/content";
  * rules (length, no null bytes), except that blank content renders as nothing rather than
  * being refused: a composer previews an empty box. Nobody is notified of its mentions.
  */
-export function renderMessagePreview(viewer: User, rawContent: string): string {
+export async function renderMessagePreview(viewer: User, rawContent: string): Promise<string> {
   if (rawContent.trim() === "") return "";
   const content = normalizeContent(rawContent);
-  return read((db) => renderForSending(db, viewer, getRealm(db), content).html);
+  return read(async (db) => (await renderForSending(db, viewer, await getRealm(db), content)).html);
 }

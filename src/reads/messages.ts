@@ -15,8 +15,8 @@ const MAX_MESSAGES_PER_FETCH = 5000;
 /** GET /messages (reference: get-messages), the anchor-and-range form. */
 export async function getMessageRange(viewer: User, narrow: NarrowTerm[], range: RangeRequest, options: ClientOptions) {
   if (range.numBefore + range.numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { query, requested } = read((db) => {
-    const query = narrowFor(reading(db, viewer), narrow);
+  const { query, requested } = await read(async (db) => {
+    const query = await narrowFor(await reading(db, viewer), narrow);
     return { query, requested: range.anchor ?? query.near ?? undefined };
   });
   if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
@@ -42,9 +42,9 @@ async function matchingOf(query: NarrowQuery, messageIds: number[]): Promise<num
   if (ascending.length > ID_STEP) await yieldToOthers();
   const matched: number[] = [];
   let next = 0;
-  return readInSlices((db, slice) => {
+  return readInSlices(async (db, slice) => {
     while (next < ascending.length && !slice.over) {
-      matched.push(...matchingIds(db, query, ascending.slice(next, next + ID_STEP)));
+      matched.push(...(await matchingIds(db, query, ascending.slice(next, next + ID_STEP))));
       next += ID_STEP;
     }
     return next >= ascending.length ? matched : undefined;
@@ -54,16 +54,16 @@ async function matchingOf(query: NarrowQuery, messageIds: number[]): Promise<num
 /** GET /messages, the message_ids form: those of the IDs that exist, the caller may read and match the narrow. */
 export async function getMessagesById(viewer: User, narrow: NarrowTerm[], messageIds: number[], options: ClientOptions) {
   if (messageIds.length > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const query = read((db) => narrowFor(reading(db, viewer), narrow, "readable"));
+  const query = await read(async (db) => narrowFor(await reading(db, viewer), narrow, "readable"));
   return { messages: await shapeInSlices(viewer, await matchingOf(query, messageIds), query, options), history_limited: false };
 }
 
 /** GET /messages/{message_id}: one message the caller may read, and its Markdown source. */
 export function getSingleMessage(viewer: User, messageId: number, options: ClientOptions) {
-  return read((db) => {
-    const context = reading(db, viewer);
-    const [message] = accessibleMessages(db, context.viewer, [messageId]);
-    const [shaped] = shapeMessages(context, [message], { search: null }, options);
+  return read(async (db) => {
+    const context = await reading(db, viewer);
+    const [message] = await accessibleMessages(db, context.viewer, [messageId]);
+    const [shaped] = await shapeMessages(context, [message], { search: null }, options);
     return { raw_content: message.content, message: shaped };
   });
 }
@@ -74,13 +74,13 @@ export function getSingleMessage(viewer: User, messageId: number, options: Clien
  */
 export async function getMessageMatches(viewer: User, messageIds: number[], narrow: NarrowTerm[]) {
   if (messageIds.length === 0) return {};
-  const query = read((db) => narrowFor(reading(db, viewer), narrow, "received"));
+  const query = await read(async (db) => narrowFor(await reading(db, viewer), narrow, "received"));
   const ids = await matchingOf(query, messageIds);
   const matches: Record<string, { match_content: string; match_subject: string }> = {};
   let next = 0;
-  return readInSlices((db, slice) => {
+  return readInSlices(async (db, slice) => {
     while (next < ids.length && !slice.over) {
-      for (const row of messagesByIds(ids.slice(next, next + ID_STEP))) {
+      for (const row of await messagesByIds(db, ids.slice(next, next + ID_STEP))) {
         matches[row.id] = query.search
           ? { match_content: highlightHtml(row.renderedContent, query.search), match_subject: highlightTopic(row.topic, query.search) }
           : { match_content: row.renderedContent, match_subject: escapeHtml(row.topic) };

@@ -18,12 +18,12 @@ import { SERVER_VERSION } from "../version";
 // When the process started, in UNIX seconds (performance.timeOrigin is its start in ms).
 const processStart = performance.timeOrigin / 1000;
 
-export function getMetricsText(): string {
+export async function getMetricsText(): Promise<string> {
   const queues = queueFigures();
-  const { outboxPending, backups, dataDir } = read((db) => ({
-    outboxPending: [...countPendingOutbox(db).values()].reduce((sum, count) => sum + count, 0),
-    backups: backupRunSummary(db),
-    dataDir: dirname(databaseFilePath(db)),
+  const { outboxPending, backups, dataDir } = await read(async (db) => ({
+    outboxPending: [...(await countPendingOutbox(db)).values()].reduce((sum, count) => sum + count, 0),
+    backups: await backupRunSummary(db),
+    dataDir: dirname(await databaseFilePath(db)),
   }));
   const disk = diskSpaceOf(dataDir);
   const out = new Exposition();

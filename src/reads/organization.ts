@@ -3,13 +3,13 @@ import { read } from "../db/transaction";
 import { versionFields } from "../version";
 
 /** The organization, or undefined before first-run setup has made it. */
-export const findOrganization = (): Realm | undefined => read(findRealm);
+export const findOrganization = (): Promise<Realm | undefined> => read(findRealm);
 
-export const isSetUp = () => read((db) => findRealm(db) !== undefined);
+export const isSetUp = () => read(async (db) => (await findRealm(db)) !== undefined);
 
 /** GET /server_settings: unauthenticated; what a client needs before it can log in. */
-export function getServerSettings() {
-  const realm = findOrganization();
+export async function getServerSettings() {
+  const realm = await findOrganization();
   return {
     authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, "openid connect": false },
     external_authentication_methods: [],

@@ -8,11 +8,11 @@ export type PasswordResetView =
   | { usable: true; realmName: string; email: string; fullName: string }
   | { usable: false; realmName: string; reason: ResetUnusableReason };
 
-export function viewPasswordReset(token: string): PasswordResetView {
-  return read((db) => {
-    const realmName = getRealm(db).name;
+export function viewPasswordReset(token: string): Promise<PasswordResetView> {
+  return read(async (db): Promise<PasswordResetView> => {
+    const realmName = (await getRealm(db)).name;
     try {
-      const { user } = usablePasswordReset(db, token, now());
+      const { user } = await usablePasswordReset(db, token, now());
       return { usable: true, realmName, email: user.deliveryEmail ?? user.email, fullName: user.fullName };
     } catch (error) {
       if (error instanceof ResetLinkUnusable) return { usable: false, realmName, reason: error.reason };

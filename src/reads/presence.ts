@@ -12,8 +12,8 @@ import { legacyPresence, presenceTimes } from "../shapes/presence";
 
 /** GET /realm/presence: everyone's presence in the legacy format, keyed by API e-mail, as the reference answers it. */
 export function getRealmPresence(viewer: User) {
-  return read((db) => {
-    const { presences } = presenceListing(db, viewer, getRealm(db), { slim: false, historyDays: DEFAULT_PRESENCE_HISTORY_DAYS });
+  return read(async (db) => {
+    const { presences } = await presenceListing(db, viewer, await getRealm(db), { slim: false, historyDays: DEFAULT_PRESENCE_HISTORY_DAYS });
     return { presences, server_timestamp: Date.now() / 1000 };
   });
 }
@@ -24,12 +24,12 @@ export function getRealmPresence(viewer: User) {
  * threshold, as the reference does for embedding elsewhere.
  */
 export function getUserPresence(viewer: User, idOrEmail: string) {
-  return read((db) => {
-    const realm = getRealm(db);
-    const target = /^\d+$/.test(idOrEmail) ? accessUser(db, Number(idOrEmail)) : accessUserByEmail(db, viewer, idOrEmail, realmHost(realm));
+  return read(async (db) => {
+    const realm = await getRealm(db);
+    const target = /^\d+$/.test(idOrEmail) ? await accessUser(db, Number(idOrEmail)) : await accessUserByEmail(db, viewer, idOrEmail, realmHost(realm));
     if (!target.isActive) throw badRequest("No such user");
     if (target.isBot) throw badRequest("Presence is not supported for bot users.");
-    if (!canAccessUser(db, viewer, target, realm)) throw badRequest("Insufficient permission");
+    if (!(await canAccessUser(db, viewer, target, realm))) throw badRequest("Insufficient permission");
     const entry = storedPresence(target.id);
     if (!entry) throw badRequest(`No presence data for ${idOrEmail}`);
     const { website, aggregated } = legacyPresence(presenceTimes(entry, target));

@@ -8,10 +8,10 @@ import type { User } from "../db/users";
  * leaving out the sender, people who turned send_read_receipts off, and people muted either
  * way, as the reference does.
  */
-export function getReadReceipts(viewer: User, messageId: number): number[] {
-  return read((db) => {
-    const { message } = accessMessage(db, viewer, messageId);
-    return usersWhoRead(db, message, viewer.id)
+export function getReadReceipts(viewer: User, messageId: number): Promise<number[]> {
+  return read(async (db) => {
+    const { message } = await accessMessage(db, viewer, messageId);
+    return (await usersWhoRead(db, message, viewer.id))
       .filter((reader) => reader.id !== message.senderId && reader.sendsReadReceipts)
       .map((reader) => reader.id);
   });

@@ -7,7 +7,7 @@ import { stillFrame } from "../model/emojiImages";
 import { type ApiRealmEmoji, realmEmojiDictionary } from "../shapes/realmEmoji";
 
 /** GET /realm/emoji: every custom emoji; the list is public to everyone in the organization. */
-export const listCustomEmoji = (): Record<string, ApiRealmEmoji> => realmEmojiDictionary(read(listRealmEmoji));
+export const listCustomEmoji = async (): Promise<Record<string, ApiRealmEmoji>> => realmEmojiDictionary(await read(listRealmEmoji));
 
 export interface EmojiImageFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -19,9 +19,9 @@ export interface EmojiImageFile {
  * reference does; deactivated emoji stay served, since old messages show them. Null when no
  * emoji has that file name (or its file is missing).
  */
-export function readEmojiImage(realmId: string, fileName: string, still: boolean): EmojiImageFile | null {
+export async function readEmojiImage(realmId: string, fileName: string, still: boolean): Promise<EmojiImageFile | null> {
   if (realmId !== String(REALM_ID)) return null;
-  const row = read((db) => findRealmEmojiByFileName(db, fileName));
+  const row = await read((db) => findRealmEmojiByFileName(db, fileName));
   if (!row) return null;
   let bytes: Uint8Array<ArrayBuffer>;
   try {

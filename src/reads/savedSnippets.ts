@@ -4,4 +4,4 @@ import type { User } from "../db/users";
 import { type ApiSavedSnippet, savedSnippetToApi } from "../shapes/savedSnippets";
 
 /** GET /saved_snippets: the caller's own snippets; nobody sees another's. */
-export const listOwnSavedSnippets = (viewer: User): ApiSavedSnippet[] => read((db) => listSavedSnippets(db, viewer.id)).map(savedSnippetToApi);
+export const listOwnSavedSnippets = async (viewer: User): Promise<ApiSavedSnippet[]> => (await read((db) => listSavedSnippets(db, viewer.id))).map(savedSnippetToApi);

@@ -4,4 +4,4 @@ import type { User } from "../db/users";
 import { scheduledMessageToApi, type ApiScheduledMessage } from "../shapes/scheduledMessages";
 
 /** GET /scheduled_messages: the caller's own, not yet sent, soonest first; nobody sees another's. */
-export const listOwnScheduledMessages = (viewer: User): ApiScheduledMessage[] => read((db) => listUndeliveredScheduledMessages(db, viewer.id).map(scheduledMessageToApi));
+export const listOwnScheduledMessages = (viewer: User): Promise<ApiScheduledMessage[]> => read(async (db) => (await listUndeliveredScheduledMessages(db, viewer.id)).map(scheduledMessageToApi));

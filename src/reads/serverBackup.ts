@@ -54,7 +54,7 @@ export async function makeBackup(user: User, signal?: AbortSignal): Promise<Back
   signal?.addEventListener("abort", release, { once: true });
   try {
     const startedAt = new Date();
-    const databasePath = read((db) => databaseFilePath(db));
+    const databasePath = await read((db) => databaseFilePath(db));
     const dataDir = dirname(databasePath);
     await removeLeftovers(dataDir);
     const temporary = join(dataDir, `${TEMPORARY_PREFIX}${randomUUID()}.sqlite3`);

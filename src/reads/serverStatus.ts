@@ -35,11 +35,11 @@ export interface ServerStatus {
   recent_warnings: LoggedWarning[];
 }
 
-export function getServerStatus(user: User): ServerStatus {
+export async function getServerStatus(user: User): Promise<ServerStatus> {
   requireAdministrator(user, "see the server's status");
-  const stored = read((db) => {
-    const path = databaseFilePath(db);
-    return { dataDir: dirname(path), files: databaseFileSizes(db), counts: countStored(db), pending: countPendingOutbox(db), backups: backupRunSummary(db) };
+  const stored = await read(async (db) => {
+    const path = await databaseFilePath(db);
+    return { dataDir: dirname(path), files: await databaseFileSizes(db), counts: await countStored(db), pending: await countPendingOutbox(db), backups: await backupRunSummary(db) };
   });
   const now = Math.floor(Date.now() / 1000);
   const byKind = Object.fromEntries(stored.pending);

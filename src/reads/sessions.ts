@@ -15,8 +15,8 @@ export interface SessionShape {
 }
 
 /** A person's own browser sessions, most recently used first. */
-export function listSessions(user: User, currentSessionId: number | null): SessionShape[] {
-  return read((db) => listSessionsOf(db, user.id)).map((session) => ({
+export async function listSessions(user: User, currentSessionId: number | null): Promise<SessionShape[]> {
+  return (await read((db) => listSessionsOf(db, user.id))).map((session) => ({
     id: session.id,
     created: session.createdAt,
     last_active: session.lastSeenAt,

@@ -34,12 +34,12 @@ export function configureEnvironmentSmtp(smtp: SmtpConfig | null) {
 
 export const environmentSmtp = () => environment;
 
-export const storedSmtp = (db: Reader): StoredSmtpSettings | null => readServerSetting<StoredSmtpSettings>(db, SMTP_SETTING) ?? null;
+export const storedSmtp = async (db: Reader): Promise<StoredSmtpSettings | null> => (await readServerSetting<StoredSmtpSettings>(db, SMTP_SETTING)) ?? null;
 
 /** The settings in force now and where they come from; null when no relay is set up at all. */
-export function effectiveSmtp(): { settings: SmtpConfig; source: SmtpSource } | null {
+export async function effectiveSmtp(): Promise<{ settings: SmtpConfig; source: SmtpSource } | null> {
   if (environment) return { settings: environment, source: "environment" };
-  const stored = read((db) => storedSmtp(db));
+  const stored = await read((db) => storedSmtp(db));
   // A private CA is a file on the server's machine: only the environment names one.
   return stored ? { settings: { ...stored, caFile: null }, source: "database" } : null;
 }
@@ -50,9 +50,9 @@ export interface SmtpSettingsAnswer {
 }
 
 /** GET /server/smtp: the settings in force, never the password. */
-export function getSmtpSettings(viewer: User): SmtpSettingsAnswer {
+export async function getSmtpSettings(viewer: User): Promise<SmtpSettingsAnswer> {
   requireAdministrator(viewer, "see the mail server settings");
-  const effective = effectiveSmtp();
+  const effective = await effectiveSmtp();
   if (!effective) return { smtp: null, source: "none" };
   const { host, port, security, user, password, from } = effective.settings;
   return { smtp: { host, port, security, user, from, password_set: password !== null && password !== "" }, source: effective.source };

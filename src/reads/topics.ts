@@ -20,12 +20,12 @@ export interface ApiTopic {
   max_id: number;
 }
 
-export function listChannelTopics(viewer: User, channelId: number, options: { allowEmptyTopicName: boolean }): ApiTopic[] {
-  return read((db) => {
-    const { channel, viewer: channelViewer } = accessChannel(db, viewer, channelId, "content");
-    const rows = channelTopics(db, channel.id, { receivedBy: canReadHistory(channelViewer, channel) ? undefined : viewer.id });
+export function listChannelTopics(viewer: User, channelId: number, options: { allowEmptyTopicName: boolean }): Promise<ApiTopic[]> {
+  return read(async (db) => {
+    const { channel, viewer: channelViewer } = await accessChannel(db, viewer, channelId, "content");
+    const rows = await channelTopics(db, channel.id, { receivedBy: canReadHistory(channelViewer, channel) ? undefined : viewer.id });
     if (options.allowEmptyTopicName) return rows;
-    const shown = getRealm(db).settings.empty_topic_display_name;
+    const shown = (await getRealm(db)).settings.empty_topic_display_name;
     return rows.map((row) => (row.name === "" ? { name: shown, max_id: row.max_id } : row));
   });
 }

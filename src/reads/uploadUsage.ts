@@ -18,15 +18,15 @@ export interface UploadUsage {
   users: Array<{ user_id: number; upload_space_used: number }>;
 }
 
-export function getUploadUsage(viewer: User): UploadUsage {
+export function getUploadUsage(viewer: User): Promise<UploadUsage> {
   requireAdministrator(viewer, "see the organization's upload usage");
-  return read((db) => {
-    const { settings } = getRealm(db);
+  return read(async (db) => {
+    const { settings } = await getRealm(db);
     return {
-      upload_space_used: uploadSpaceUsed(db),
+      upload_space_used: await uploadSpaceUsed(db),
       upload_quota_mib: settings.upload_quota_mib,
       upload_quota_per_user_mib: settings.upload_quota_per_user_mib,
-      users: uploadSpaceByPerson(db, PEOPLE_LISTED).map((row) => ({ user_id: row.userId, upload_space_used: row.bytes })),
+      users: (await uploadSpaceByPerson(db, PEOPLE_LISTED)).map((row) => ({ user_id: row.userId, upload_space_used: row.bytes })),
     };
   });
 }

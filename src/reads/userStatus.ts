@@ -8,10 +8,10 @@ import { badRequest } from "../http/errors";
 import { statusToApi, type ApiUserStatus } from "../shapes/userStatus";
 
 /** GET /users/{user_id}/status: any active human the viewer may see; others are "No such user", as in the reference. */
-export function getUserStatus(viewer: User, userId: number): ApiUserStatus {
-  return read((db) => {
-    const target = accessUser(db, userId, { allowBots: false });
-    if (!canAccessUser(db, viewer, target, getRealm(db))) throw badRequest("No such user");
-    return statusToApi(target, findUserStatus(db, target.id));
+export function getUserStatus(viewer: User, userId: number): Promise<ApiUserStatus> {
+  return read(async (db) => {
+    const target = await accessUser(db, userId, { allowBots: false });
+    if (!(await canAccessUser(db, viewer, target, await getRealm(db)))) throw badRequest("No such user");
+    return statusToApi(target, await findUserStatus(db, target.id));
   });
 }

@@ -23,29 +23,29 @@ const viewFor = (realm: Realm, viewer: User, query: MemberQuery): UserView => ({
  * GET /users: everyone in the organization, deactivated included; system bots are not members.
  * A guest restricted by can_access_all_users_group sees placeholders for those hidden from them.
  */
-export function listMembers(viewer: User, query: MemberQuery): ApiUser[] {
-  return read((db) => {
-    const realm = getRealm(db);
+export function listMembers(viewer: User, query: MemberQuery): Promise<ApiUser[]> {
+  return read(async (db) => {
+    const realm = await getRealm(db);
     const view = viewFor(realm, viewer, query);
-    const seesEveryone = canAccessAllUsers(db, viewer, realm);
-    return listUsers(db)
+    const seesEveryone = await canAccessAllUsers(db, viewer, realm);
+    return (await listUsers(db))
       .filter((user) => !user.isSystemBot)
       .map((user) => (seesEveryone || canRestrictedViewerAccess(viewer, user) ? userToApi(user, view) : inaccessibleUserToApi(user.id, realm)));
   });
 }
 
 /** GET /users/{user_id} and GET /users/{email}: one path segment, so the key is either. */
-export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): ApiUser {
-  return read((db) => {
-    const realm = getRealm(db);
+export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): Promise<ApiUser> {
+  return read(async (db) => {
+    const realm = await getRealm(db);
     const view = viewFor(realm, viewer, query);
-    const user = /^\d+$/.test(idOrEmail) ? accessUser(db, Number(idOrEmail), { allowDeactivated: true }) : accessUserByEmail(db, viewer, idOrEmail, view.realmHost);
-    if (!canAccessUser(db, viewer, user, realm)) throw badRequest("Insufficient permission: this organization does not let you see this user.");
+    const user = /^\d+$/.test(idOrEmail) ? await accessUser(db, Number(idOrEmail), { allowDeactivated: true }) : await accessUserByEmail(db, viewer, idOrEmail, view.realmHost);
+    if (!(await canAccessUser(db, viewer, user, realm))) throw badRequest("Insufficient permission: this organization does not let you see this user.");
     return userToApi(user, view);
   });
 }
 
 /** GET /users/me. */
-export function getOwnProfile(user: User): ApiUser {
-  return userToApi(user, { viewer: user, realmHost: realmHost(read(getRealm)), profileData: true });
+export async function getOwnProfile(user: User): Promise<ApiUser> {
+  return userToApi(user, { viewer: user, realmHost: realmHost(await read(getRealm)), profileData: true });
 }

@@ -10,12 +10,12 @@ const AlertWordList = t.ArrayString(t.String({ maxLength: 1_000 }), { maxItems: 
 
 export const alertWordRoutes = new Elysia()
   .use(authentication)
-  .get("/users/me/alert_words", ({ user }) => success({ alert_words: listOwnAlertWords(user) }), { auth: true, query: t.Object({}) })
-  .post("/users/me/alert_words", ({ user, body }) => success({ alert_words: addAlertWords(user, body.alert_words) }), {
+  .get("/users/me/alert_words", async ({ user }) => success({ alert_words: await listOwnAlertWords(user) }), { auth: true, query: t.Object({}) })
+  .post("/users/me/alert_words", async ({ user, body }) => success({ alert_words: await addAlertWords(user, body.alert_words) }), {
     auth: true,
     body: t.Object({ alert_words: AlertWordList }),
   })
-  .delete("/users/me/alert_words", ({ user, body }) => success({ alert_words: removeAlertWords(user, body.alert_words) }), {
+  .delete("/users/me/alert_words", async ({ user, body }) => success({ alert_words: await removeAlertWords(user, body.alert_words) }), {
     auth: true,
     body: t.Object({ alert_words: AlertWordList }),
   });

@@ -11,7 +11,7 @@ export const avatarRoutes = new Elysia()
   .use(authentication)
   .use(requestLimits)
   .post("/users/me/avatar", async ({ user, body }) => success(await uploadOwnAvatar(user, filesOf(body))), { auth: true, limit: "uploads" })
-  .delete("/users/me/avatar", ({ user }) => success(removeOwnAvatar(user)), { auth: true, body: t.Object({}) });
+  .delete("/users/me/avatar", async ({ user }) => success(await removeOwnAvatar(user)), { auth: true, body: t.Object({}) });
 
 /** What every served file carries: no sniffing into another type, nothing run inside it. */
 const SAFE_FILE_HEADERS = { "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox" };
@@ -22,8 +22,8 @@ const SAFE_FILE_HEADERS = { "x-content-type-options": "nosniff", "content-securi
  */
 export const avatarFileRoutes = new Elysia().get(
   "/user_avatars/:realm_id/:file_name",
-  ({ params }) => {
-    const image = readAvatarImage(params.realm_id, params.file_name);
+  async ({ params }) => {
+    const image = await readAvatarImage(params.realm_id, params.file_name);
     if (!image) throw new ApiError("NOT_FOUND", "File not found");
     return new Response(image.bytes, { headers: { "content-type": image.contentType, "cache-control": "public, max-age=31536000, immutable", ...SAFE_FILE_HEADERS } });
   },

@@ -16,19 +16,19 @@ const KeysParams = t.Object({ keys: t.Optional(Keys) });
 
 export const botStorageRoutes = new Elysia()
   .use(authentication)
-  .get("/bot_storage", ({ user, query }) => success({ storage: getBotStorage(user, query.keys) }), { auth: true, query: KeysParams })
+  .get("/bot_storage", async ({ user, query }) => success({ storage: await getBotStorage(user, query.keys) }), { auth: true, query: KeysParams })
   .put(
     "/bot_storage",
-    ({ user, body }) => {
-      updateBotStorage(user, body.storage);
+    async ({ user, body }) => {
+      await updateBotStorage(user, body.storage);
       return success();
     },
     { auth: true, body: t.Object({ storage: t.String(jsonEncoded({ maxLength: MAX_JSON_TEXT_LENGTH })) }) },
   )
   .delete(
     "/bot_storage",
-    ({ user, body }) => {
-      removeBotStorage(user, body.keys);
+    async ({ user, body }) => {
+      await removeBotStorage(user, body.keys);
       return success();
     },
     { auth: true, body: KeysParams },

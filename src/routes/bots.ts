@@ -7,11 +7,11 @@ import { getBotConfigurationFile, listOwnBots } from "../reads/bots";
 
 export const botRoutes = new Elysia()
   .use(authentication)
-  .get("/bots", ({ user }) => success({ bots: listOwnBots(user) }), { auth: true, query: t.Object({}) })
+  .get("/bots", async ({ user }) => success({ bots: await listOwnBots(user) }), { auth: true, query: t.Object({}) })
   .post(
     "/bots",
-    ({ user, body }) => {
-      const bot = createBot(user, {
+    async ({ user, body }) => {
+      const bot = await createBot(user, {
         fullName: body.full_name,
         shortName: body.short_name,
         botType: body.bot_type ?? BotType.GENERIC,
@@ -41,8 +41,8 @@ export const botRoutes = new Elysia()
   )
   .get(
     "/bots/:bot_id/zuliprc",
-    ({ user, params }) =>
-      new Response(getBotConfigurationFile(user, params.bot_id), {
+    async ({ user, params }) =>
+      new Response(await getBotConfigurationFile(user, params.bot_id), {
         headers: { "content-type": "text/plain; charset=utf-8", "content-disposition": "attachment; filename=zuliprc" },
       }),
     { auth: true, params: t.Object({ bot_id: t.Numeric() }), query: t.Object({}) },

@@ -8,7 +8,7 @@ export const channelEmailAddressRoutes = new Elysia()
   .use(authentication)
   .get(
     "/streams/:stream_id/email_address",
-    ({ user, params, query }) => success({ email: getChannelEmailAddress(user, params.stream_id, query.sender_id) }),
+    async ({ user, params, query }) => success({ email: await getChannelEmailAddress(user, params.stream_id, query.sender_id) }),
     {
       auth: true,
       params: t.Object({ stream_id: t.Numeric({ minimum: 0, multipleOf: 1 }) }),

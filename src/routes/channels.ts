@@ -15,9 +15,9 @@ export const channelRoutes = new Elysia()
   .use(authentication)
   .get(
     "/streams",
-    ({ user, query }) =>
+    async ({ user, query }) =>
       success({
-        streams: listChannelsFor(user, {
+        streams: await listChannelsFor(user, {
           includePublic: query.include_public ?? true,
           includeWebPublic: query.include_web_public ?? false,
           includeSubscribed: query.include_subscribed ?? true,
@@ -46,30 +46,30 @@ export const channelRoutes = new Elysia()
   )
   .get(
     "/streams/:stream_id",
-    ({ user, params }) => success({ stream: getChannel(user, params.stream_id) }),
+    async ({ user, params }) => success({ stream: await getChannel(user, params.stream_id) }),
     { auth: true, params: ChannelIdParams, query: t.Object({}) },
   )
   .get(
     "/streams/:stream_id/members",
-    ({ user, params }) => success({ subscribers: listChannelSubscribers(user, params.stream_id) }),
+    async ({ user, params }) => success({ subscribers: await listChannelSubscribers(user, params.stream_id) }),
     { auth: true, params: ChannelIdParams, query: t.Object({}) },
   )
   .get(
     "/get_stream_id",
-    ({ user, query }) => success({ stream_id: getChannelIdByName(user, query.stream) }),
+    async ({ user, query }) => success({ stream_id: await getChannelIdByName(user, query.stream) }),
     { auth: true, query: t.Object({ stream: t.String({ maxLength: 1000 }) }) },
   )
   .get(
     "/users/:user_id/subscriptions/:stream_id",
-    ({ user, params }) => success({ is_subscribed: isUserSubscribed(user, params.user_id, params.stream_id) }),
+    async ({ user, params }) => success({ is_subscribed: await isUserSubscribed(user, params.user_id, params.stream_id) }),
     { auth: true, params: t.Object({ user_id: t.Numeric({ multipleOf: 1 }), stream_id: t.Numeric({ multipleOf: 1 }) }), query: t.Object({}) },
   )
   .patch(
     "/streams/:stream_id",
-    ({ user, params, body }) => {
+    async ({ user, params, body }) => {
       const groupSettings: ChannelChanges["groupSettings"] = {};
       for (const name of CHANNEL_GROUP_SETTING_NAMES) if (body[name] !== undefined) groupSettings[name] = body[name];
-      updateChannelSettings(user, params.stream_id, {
+      await updateChannelSettings(user, params.stream_id, {
         description: body.description,
         newName: body.new_name,
         isPrivate: body.is_private,
@@ -100,24 +100,24 @@ export const channelRoutes = new Elysia()
   )
   .delete(
     "/streams/:stream_id",
-    ({ user, params }) => {
-      archiveChannel(user, params.stream_id);
+    async ({ user, params }) => {
+      await archiveChannel(user, params.stream_id);
       return success();
     },
     { auth: true, params: ChannelIdParams, body: t.Object({}) },
   )
   .post(
     "/default_streams",
-    ({ user, body }) => {
-      addDefaultChannelById(user, body.stream_id);
+    async ({ user, body }) => {
+      await addDefaultChannelById(user, body.stream_id);
       return success();
     },
     { auth: true, body: t.Object({ stream_id: t.Numeric({ multipleOf: 1 }) }) },
   )
   .delete(
     "/default_streams",
-    ({ user, body }) => {
-      removeDefaultChannelById(user, body.stream_id);
+    async ({ user, body }) => {
+      await removeDefaultChannelById(user, body.stream_id);
       return success();
     },
     { auth: true, body: t.Object({ stream_id: t.Numeric({ multipleOf: 1 }) }) },

@@ -15,19 +15,19 @@ const Text = () => t.Optional(t.String({ maxLength: 100_000 }));
 
 export const clientDeviceRoutes = new Elysia()
   .use(authentication)
-  .post("/register_client_device", ({ user }) => success({ device_id: registerClientDevice(user) }), { auth: true, body: t.Object({}) })
+  .post("/register_client_device", async ({ user }) => success({ device_id: await registerClientDevice(user) }), { auth: true, body: t.Object({}) })
   .post(
     "/remove_client_device",
-    ({ user, body }) => {
-      removeClientDevice(user, body.device_id);
+    async ({ user, body }) => {
+      await removeClientDevice(user, body.device_id);
       return success();
     },
     { auth: true, body: t.Object({ device_id: DeviceId }) },
   )
   .post(
     "/mobile_push/register",
-    ({ user, body }) => {
-      registerPushDevice(user, {
+    async ({ user, body }) => {
+      await registerPushDevice(user, {
         deviceId: body.device_id,
         pushKeyId: body.push_key_id,
         pushKey: body.push_key,

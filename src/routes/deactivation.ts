@@ -10,32 +10,32 @@ export const deactivationRoutes = new Elysia()
   // Declared before /users/:user_id so "me" is not read as an ID.
   .delete(
     "/users/me",
-    ({ user }) => {
-      deactivateOwnAccount(user);
+    async ({ user }) => {
+      await deactivateOwnAccount(user);
       return success();
     },
     { auth: true, body: t.Object({}) },
   )
   .delete(
     "/users/:user_id",
-    ({ user, params, body }) => {
-      deactivateUser(user, params.user_id, body.deactivation_notification_comment);
+    async ({ user, params, body }) => {
+      await deactivateUser(user, params.user_id, body.deactivation_notification_comment);
       return success();
     },
     { auth: true, params: userId, body: t.Object({ deactivation_notification_comment: t.Optional(t.String({ maxLength: 10_000 })) }) },
   )
   .post(
     "/users/:user_id/reactivate",
-    ({ user, params }) => {
-      reactivateUser(user, params.user_id);
+    async ({ user, params }) => {
+      await reactivateUser(user, params.user_id);
       return success();
     },
     { auth: true, params: userId, body: t.Object({}) },
   )
   .delete(
     "/bots/:bot_id",
-    ({ user, params }) => {
-      deactivateBot(user, params.bot_id);
+    async ({ user, params }) => {
+      await deactivateBot(user, params.bot_id);
       return success();
     },
     { auth: true, params: t.Object({ bot_id: t.Numeric() }), body: t.Object({}) },

@@ -19,28 +19,28 @@ export const draftRoutes = new Elysia()
   .use(authentication)
   .get(
     "/drafts",
-    ({ user }) => {
-      const drafts = listOwnDrafts(user);
+    async ({ user }) => {
+      const drafts = await listOwnDrafts(user);
       return success({ count: drafts.length, drafts });
     },
     { auth: true, query: t.Object({}) },
   )
-  .post("/drafts", ({ user, body }) => success({ ids: createDrafts(user, body.drafts) }), {
+  .post("/drafts", async ({ user, body }) => success({ ids: await createDrafts(user, body.drafts) }), {
     auth: true,
     body: t.Object({ drafts: t.ArrayString(Draft, { maxItems: 1000 }) }),
   })
   .patch(
     "/drafts/:draft_id",
-    ({ user, params, body }) => {
-      editDraft(user, params.draft_id, body.draft);
+    async ({ user, params, body }) => {
+      await editDraft(user, params.draft_id, body.draft);
       return success();
     },
     { auth: true, params: draftId, body: t.Object({ draft: t.ObjectString(Draft.properties) }) },
   )
   .delete(
     "/drafts/:draft_id",
-    ({ user, params }) => {
-      removeDraft(user, params.draft_id);
+    async ({ user, params }) => {
+      await removeDraft(user, params.draft_id);
       return success();
     },
     { auth: true, params: draftId, body: t.Object({}) },

@@ -17,8 +17,8 @@ const notFound = () => new ApiError("NOT_FOUND", "File not found");
 const SAFE_FILE_HEADERS = { "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox" };
 const FOREVER = "public, max-age=31536000, immutable";
 
-function imageResponse(realmId: string, fileName: string, still: boolean): Response {
-  const image = readEmojiImage(realmId, fileName, still);
+async function imageResponse(realmId: string, fileName: string, still: boolean): Promise<Response> {
+  const image = await readEmojiImage(realmId, fileName, still);
   if (!image) throw notFound();
   // A file name is never reused for other bytes, so the image may be cached for good.
   return new Response(image.bytes, { headers: { "content-type": image.contentType, "cache-control": FOREVER, ...SAFE_FILE_HEADERS } });

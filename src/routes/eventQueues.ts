@@ -36,13 +36,13 @@ const QueueId = t.String({ minLength: 1, maxLength: 100 });
  * Whoever sends credentials must have good ones; without any, register is open only when the
  * organization allows public access (spec 5.2), and otherwise refused as unauthenticated.
  */
-function callerOrSpectator(request: Request) {
+async function callerOrSpectator(request: Request) {
   const authorization = request.headers.get("authorization") ?? undefined;
   // Our own pages register with the browser session (the admin console reads the realm section).
   const sessionToken = authorization === undefined ? sessionTokenOf(request) : undefined;
-  if (sessionToken !== undefined) return authenticateSession(request, sessionToken);
-  if (authorization === undefined && spectatorsAllowed()) return null;
-  return authenticate(authorization);
+  if (sessionToken !== undefined) return await authenticateSession(request, sessionToken);
+  if (authorization === undefined && (await spectatorsAllowed())) return null;
+  return await authenticate(authorization);
 }
 
 export const eventQueueRoutes = new Elysia()
@@ -51,7 +51,7 @@ export const eventQueueRoutes = new Elysia()
     "/register",
     async ({ request, server, set, body }) => {
       const context = { request, server, set };
-      const caller = checkedCredentials(context, () => callerOrSpectator(request));
+      const caller = await checkedCredentials(context, () => callerOrSpectator(request));
       limitRegistration(context, caller);
       return success(await register(caller, body));
     },

@@ -7,8 +7,8 @@ import { checkHealth } from "../reads/health";
  * data directory is there, writable and not full, else 503 with the reason; a `warning` beside
  * "ok" when free space runs low.
  */
-export const healthRoutes = new Elysia().get("/health", () => {
-  const health = checkHealth();
+export const healthRoutes = new Elysia().get("/health", async () => {
+  const health = await checkHealth();
   const body = health.ok ? { status: "ok", ...(health.warning ? { warning: health.warning } : {}) } : { status: "error", reason: health.reason };
   return new Response(JSON.stringify(body), {
     status: health.ok ? 200 : 503,

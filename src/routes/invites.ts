@@ -48,10 +48,10 @@ const optionsOf = (body: SharedBody) => ({
 
 export const inviteRoutes = new Elysia()
   .use(authentication)
-  .get("/invites", ({ user }) => success({ invites: listInvites(user) }), { auth: true, query: t.Object({}) })
+  .get("/invites", async ({ user }) => success({ invites: await listInvites(user) }), { auth: true, query: t.Object({}) })
   .post(
     "/invites",
-    ({ user, body }) => success(inviteByEmail(user, body.invitee_emails, { ...optionsOf(body), notifyReferrerOnJoin: body.notify_referrer_on_join ?? true })),
+    async ({ user, body }) => success(await inviteByEmail(user, body.invitee_emails, { ...optionsOf(body), notifyReferrerOnJoin: body.notify_referrer_on_join ?? true })),
     {
       auth: true,
       body: t.Object({
@@ -62,30 +62,30 @@ export const inviteRoutes = new Elysia()
       }),
     },
   )
-  .post("/invites/multiuse", ({ user, body }) => success(createInviteLink(user, optionsOf(body))), {
+  .post("/invites/multiuse", async ({ user, body }) => success(await createInviteLink(user, optionsOf(body))), {
     auth: true,
     body: t.Object({ stream_ids: t.Optional(IdList), ...sharedParams }),
   })
   .delete(
     "/invites/:invite_id",
-    ({ user, params }) => {
-      revokeInvite(user, params.invite_id, false);
+    async ({ user, params }) => {
+      await revokeInvite(user, params.invite_id, false);
       return success();
     },
     { auth: true, params: InviteIdParams, body: t.Object({}) },
   )
   .delete(
     "/invites/multiuse/:invite_id",
-    ({ user, params }) => {
-      revokeInvite(user, params.invite_id, true);
+    async ({ user, params }) => {
+      await revokeInvite(user, params.invite_id, true);
       return success();
     },
     { auth: true, params: InviteIdParams, body: t.Object({}) },
   )
   .post(
     "/invites/:invite_id/resend",
-    ({ user, params }) => {
-      resendInvite(user, params.invite_id);
+    async ({ user, params }) => {
+      await resendInvite(user, params.invite_id);
       return success();
     },
     { auth: true, params: InviteIdParams, body: t.Object({}) },

@@ -10,28 +10,28 @@ const definition = (body: { pattern: string; url_template: string }) => ({ patte
 
 export const linkifierRoutes = new Elysia()
   .use(authentication)
-  .get("/realm/linkifiers", () => success({ linkifiers: listRealmLinkifiers() }), { auth: true, query: t.Object({}) })
+  .get("/realm/linkifiers", async () => success({ linkifiers: await listRealmLinkifiers() }), { auth: true, query: t.Object({}) })
   .patch(
     "/realm/linkifiers",
-    ({ user, body }) => {
-      reorderLinkifiers(user, body.ordered_linkifier_ids);
+    async ({ user, body }) => {
+      await reorderLinkifiers(user, body.ordered_linkifier_ids);
       return success();
     },
     { auth: true, body: t.Object({ ordered_linkifier_ids: t.ArrayString(t.Integer(), { maxItems: 10_000 }) }) },
   )
-  .post("/realm/filters", ({ user, body }) => success({ id: addLinkifier(user, definition(body)) }), { auth: true, body: LinkifierBody })
+  .post("/realm/filters", async ({ user, body }) => success({ id: await addLinkifier(user, definition(body)) }), { auth: true, body: LinkifierBody })
   .patch(
     "/realm/filters/:filter_id",
-    ({ user, params, body }) => {
-      editLinkifier(user, params.filter_id, definition(body));
+    async ({ user, params, body }) => {
+      await editLinkifier(user, params.filter_id, definition(body));
       return success();
     },
     { auth: true, params: FilterIdParams, body: LinkifierBody },
   )
   .delete(
     "/realm/filters/:filter_id",
-    ({ user, params }) => {
-      removeLinkifier(user, params.filter_id);
+    async ({ user, params }) => {
+      await removeLinkifier(user, params.filter_id);
       return success();
     },
     { auth: true, params: FilterIdParams, body: t.Object({}) },

@@ -40,8 +40,8 @@ export const messageEditRoutes = new Elysia()
   )
   .delete(
     "/messages/:message_id",
-    ({ user, params }) => {
-      deleteMessage(user, params.message_id);
+    async ({ user, params }) => {
+      await deleteMessage(user, params.message_id);
       return success();
     },
     { auth: true, params: MessageIdParams, body: t.Object({}) },

@@ -58,9 +58,9 @@ export const messageReadingRoutes = new Elysia()
   )
   .get(
     "/messages/:message_id",
-    ({ user, params, query }) =>
+    async ({ user, params, query }) =>
       success(
-        getSingleMessage(user, params.message_id, {
+        await getSingleMessage(user, params.message_id, {
           applyMarkdown: query.apply_markdown ?? true,
           clientGravatar: query.client_gravatar ?? true,
           allowEmptyTopicName: query.allow_empty_topic_name ?? false,

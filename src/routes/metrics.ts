@@ -9,7 +9,7 @@ import { getMetricsText } from "../reads/metrics";
  * this machine, and from elsewhere with `Authorization: Bearer <PARLEY_METRICS_TOKEN>`. Anyone
  * else gets the answer of a path that does not exist, so the endpoint does not show.
  */
-export const metricsRoutes = new Elysia().get("/metrics", ({ request, server }) => {
+export const metricsRoutes = new Elysia().get("/metrics", async ({ request, server }) => {
   const headers = request.headers;
   const allowed = metricsAllowed(
     {
@@ -20,5 +20,5 @@ export const metricsRoutes = new Elysia().get("/metrics", ({ request, server }) 
     loadConfig().metricsToken,
   );
   if (!allowed) throw new ApiError("NOT_FOUND", "Endpoint not found");
-  return new Response(getMetricsText(), { headers: { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" } });
+  return new Response(await getMetricsText(), { headers: { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" } });
 });

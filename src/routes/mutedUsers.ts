@@ -17,8 +17,8 @@ export const mutedUserRoutes = new Elysia()
   )
   .delete(
     "/users/me/muted_users/:muted_user_id",
-    ({ user, params }) => {
-      unmuteUser(user, params.muted_user_id);
+    async ({ user, params }) => {
+      await unmuteUser(user, params.muted_user_id);
       return success();
     },
     { auth: true, params: MutedUserParams, body: t.Object({}) },

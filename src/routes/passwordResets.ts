@@ -10,7 +10,7 @@ import { success } from "../http/errors";
  */
 export const passwordResetRoutes = new Elysia().use(authentication).post(
   "/users/:user_id/password_reset",
-  ({ user, params, body }) => success(resetPasswordByAdministrator(user, params.user_id, body.send_email ?? true)),
+  async ({ user, params, body }) => success(await resetPasswordByAdministrator(user, params.user_id, body.send_email ?? true)),
   {
     auth: true,
     params: t.Object({ user_id: t.Numeric({ multipleOf: 1 }) }),

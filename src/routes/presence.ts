@@ -6,7 +6,7 @@ import { getRealmPresence, getUserPresence } from "../reads/presence";
 
 export const presenceRoutes = new Elysia()
   .use(authentication)
-  .post("/users/me/presence", ({ user, body }) => success(updateOwnPresence(user, body)), {
+  .post("/users/me/presence", async ({ user, body }) => success(await updateOwnPresence(user, body)), {
     auth: true,
     body: t.Object({
       // "active" or "idle": checked by the action, which answers the reference's "Invalid status".
@@ -18,9 +18,9 @@ export const presenceRoutes = new Elysia()
       history_limit_days: t.Optional(t.Numeric({ minimum: 0, maximum: 100_000, multipleOf: 1 })),
     }),
   })
-  .get("/realm/presence", ({ user }) => success(getRealmPresence(user)), { auth: true, query: t.Object({}) })
+  .get("/realm/presence", async ({ user }) => success(await getRealmPresence(user)), { auth: true, query: t.Object({}) })
   // One path segment for both forms, named as GET /users/{user_id} names it.
-  .get("/users/:user_id/presence", ({ user, params }) => success({ presence: getUserPresence(user, params.user_id) }), {
+  .get("/users/:user_id/presence", async ({ user, params }) => success({ presence: await getUserPresence(user, params.user_id) }), {
     auth: true,
     params: t.Object({ user_id: t.String({ maxLength: 254 }) }),
     query: t.Object({}),

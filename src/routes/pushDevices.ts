@@ -11,32 +11,32 @@ export const pushDeviceRoutes = new Elysia()
   .use(authentication)
   .post(
     "/users/me/apns_device_token",
-    ({ user, body }) => {
-      registerPushDevice(user, "apns", body.token, body.appid);
+    async ({ user, body }) => {
+      await registerPushDevice(user, "apns", body.token, body.appid);
       return success();
     },
     { auth: true, body: t.Object({ token: Token, appid: t.String({ maxLength: 255 }) }) },
   )
   .delete(
     "/users/me/apns_device_token",
-    ({ user, body }) => {
-      unregisterPushDevice(user, "apns", body.token);
+    async ({ user, body }) => {
+      await unregisterPushDevice(user, "apns", body.token);
       return success();
     },
     { auth: true, body: TokenBody },
   )
   .post(
     "/users/me/android_gcm_reg_id",
-    ({ user, body }) => {
-      registerPushDevice(user, "fcm", body.token, null);
+    async ({ user, body }) => {
+      await registerPushDevice(user, "fcm", body.token, null);
       return success();
     },
     { auth: true, body: TokenBody },
   )
   .delete(
     "/users/me/android_gcm_reg_id",
-    ({ user, body }) => {
-      unregisterPushDevice(user, "fcm", body.token);
+    async ({ user, body }) => {
+      await unregisterPushDevice(user, "fcm", body.token);
       return success();
     },
     { auth: true, body: TokenBody },

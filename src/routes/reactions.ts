@@ -10,8 +10,8 @@ export const reactionRoutes = new Elysia()
   .use(authentication)
   .post(
     "/messages/:message_id/reactions",
-    ({ user, params, body }) => {
-      addReaction(user, params.message_id, body);
+    async ({ user, params, body }) => {
+      await addReaction(user, params.message_id, body);
       return success();
     },
     {
@@ -22,8 +22,8 @@ export const reactionRoutes = new Elysia()
   )
   .delete(
     "/messages/:message_id/reactions",
-    ({ user, params, body }) => {
-      removeReaction(user, params.message_id, body);
+    async ({ user, params, body }) => {
+      await removeReaction(user, params.message_id, body);
       return success();
     },
     {

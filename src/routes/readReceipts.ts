@@ -5,7 +5,7 @@ import { getReadReceipts } from "../reads/readReceipts";
 
 export const readReceiptRoutes = new Elysia()
   .use(authentication)
-  .get("/messages/:message_id/read_receipts", ({ user, params }) => success({ user_ids: getReadReceipts(user, params.message_id) }), {
+  .get("/messages/:message_id/read_receipts", async ({ user, params }) => success({ user_ids: await getReadReceipts(user, params.message_id) }), {
     auth: true,
     params: t.Object({ message_id: t.Numeric({ multipleOf: 1 }) }),
     query: t.Object({}),

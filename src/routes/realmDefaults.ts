@@ -9,8 +9,8 @@ const defaultParameters = Object.fromEntries(Object.entries(settingParameters).f
 
 export const realmDefaultsRoutes = new Elysia().use(authentication).patch(
   "/realm/user_settings_defaults",
-  ({ user, body }) => {
-    updateUserSettingsDefaults(user, body as Partial<Record<UserSettingName, unknown>>);
+  async ({ user, body }) => {
+    await updateUserSettingsDefaults(user, body as Partial<Record<UserSettingName, unknown>>);
     return success();
   },
   { auth: true, body: t.Object(defaultParameters) },

@@ -12,7 +12,7 @@ const EmojiNameParams = t.Object({ emoji_name: t.String({ maxLength: 1000 }) });
 export const realmEmojiRoutes = new Elysia()
   .use(authentication)
   .use(requestLimits)
-  .get("/realm/emoji", () => success({ emoji: listCustomEmoji() }), { auth: true, query: t.Object({}) })
+  .get("/realm/emoji", async () => success({ emoji: await listCustomEmoji() }), { auth: true, query: t.Object({}) })
   .post(
     "/realm/emoji/:emoji_name",
     async ({ user, params, body }) => {
@@ -23,8 +23,8 @@ export const realmEmojiRoutes = new Elysia()
   )
   .delete(
     "/realm/emoji/:emoji_name",
-    ({ user, params }) => {
-      deactivateCustomEmoji(user, params.emoji_name);
+    async ({ user, params }) => {
+      await deactivateCustomEmoji(user, params.emoji_name);
       return success();
     },
     { auth: true, params: EmojiNameParams, body: t.Object({}) },

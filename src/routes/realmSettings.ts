@@ -36,7 +36,7 @@ export const realmSettingsRoutes = new Elysia()
   .use(authentication)
   .patch(
     "/realm",
-    ({ user, body }) => {
+    async ({ user, body }) => {
       if (body.topics_policy !== undefined && body.mandatory_topics !== undefined && (body.topics_policy === "disable_empty_topic") !== body.mandatory_topics) {
         throw badRequest("'topics_policy' and 'mandatory_topics' disagree.");
       }
@@ -59,7 +59,7 @@ export const realmSettingsRoutes = new Elysia()
         }),
         groupSettings: Object.fromEntries(EDITABLE_GROUP_SETTINGS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]])) as Partial<Record<EditableGroupSetting, GroupSettingChange>>,
       };
-      return success(updateRealmSettings(user, changes));
+      return success(await updateRealmSettings(user, changes));
     },
     {
       auth: true,
@@ -85,7 +85,7 @@ export const realmSettingsRoutes = new Elysia()
     },
   )
   // Parley addition: what a linkifier would link in some text, before it is saved.
-  .post("/realm/filters/test", ({ user, body }) => success(previewLinkifier(user, body)), {
+  .post("/realm/filters/test", async ({ user, body }) => success(await previewLinkifier(user, body)), {
     auth: true,
     body: t.Object({
       pattern: t.String({ maxLength: 1000 }),

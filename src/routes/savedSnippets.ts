@@ -11,23 +11,23 @@ const SnippetIdParams = t.Object({ saved_snippet_id: t.Numeric({ multipleOf: 1 }
 
 export const savedSnippetRoutes = new Elysia()
   .use(authentication)
-  .get("/saved_snippets", ({ user }) => success({ saved_snippets: listOwnSavedSnippets(user) }), { auth: true, query: t.Object({}) })
-  .post("/saved_snippets", ({ user, body }) => success({ saved_snippet_id: createSavedSnippet(user, body) }), {
+  .get("/saved_snippets", async ({ user }) => success({ saved_snippets: await listOwnSavedSnippets(user) }), { auth: true, query: t.Object({}) })
+  .post("/saved_snippets", async ({ user, body }) => success({ saved_snippet_id: await createSavedSnippet(user, body) }), {
     auth: true,
     body: t.Object({ title: title(), content: content() }),
   })
   .patch(
     "/saved_snippets/:saved_snippet_id",
-    ({ user, params, body }) => {
-      editSavedSnippet(user, params.saved_snippet_id, body);
+    async ({ user, params, body }) => {
+      await editSavedSnippet(user, params.saved_snippet_id, body);
       return success();
     },
     { auth: true, params: SnippetIdParams, body: t.Object({ title: t.Optional(title()), content: t.Optional(content()) }) },
   )
   .delete(
     "/saved_snippets/:saved_snippet_id",
-    ({ user, params }) => {
-      removeSavedSnippet(user, params.saved_snippet_id);
+    async ({ user, params }) => {
+      await removeSavedSnippet(user, params.saved_snippet_id);
       return success();
     },
     { auth: true, params: SnippetIdParams, body: t.Object({}) },

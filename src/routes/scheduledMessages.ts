@@ -45,12 +45,12 @@ const clientOf = (param: string | undefined, request: Request) => clientName(par
 export const scheduledMessageRoutes = new Elysia()
   .use(authentication)
   .use(requestLimits)
-  .get("/scheduled_messages", ({ user }) => success({ scheduled_messages: listOwnScheduledMessages(user) }), { auth: true, query: t.Object({}) })
+  .get("/scheduled_messages", async ({ user }) => success({ scheduled_messages: await listOwnScheduledMessages(user) }), { auth: true, query: t.Object({}) })
   .post(
     "/scheduled_messages",
-    ({ user, body, request }) =>
+    async ({ user, body, request }) =>
       success(
-        scheduleMessage(user, {
+        await scheduleMessage(user, {
           type: body.type,
           to: body.to,
           content: body.content,
@@ -64,8 +64,8 @@ export const scheduledMessageRoutes = new Elysia()
   )
   .patch(
     "/scheduled_messages/:scheduled_message_id",
-    ({ user, params, body, request }) => {
-      editScheduledMessage(user, params.scheduled_message_id, {
+    async ({ user, params, body, request }) => {
+      await editScheduledMessage(user, params.scheduled_message_id, {
         type: body.type,
         to: body.to,
         content: body.content,
@@ -79,8 +79,8 @@ export const scheduledMessageRoutes = new Elysia()
   )
   .delete(
     "/scheduled_messages/:scheduled_message_id",
-    ({ user, params }) => {
-      removeScheduledMessage(user, params.scheduled_message_id);
+    async ({ user, params }) => {
+      await removeScheduledMessage(user, params.scheduled_message_id);
       return success();
     },
     { auth: true, params: scheduledMessageId, body: t.Object({}) },

@@ -10,7 +10,7 @@ import { getServerStatus } from "../reads/serverStatus";
  */
 export const serverStatusRoutes = new Elysia()
   .use(authentication)
-  .get("/server/status", ({ user }) => success(getServerStatus(user)), { auth: true, query: t.Object({}) })
+  .get("/server/status", async ({ user }) => success(await getServerStatus(user)), { auth: true, query: t.Object({}) })
   .get(
     "/server/backup",
     async ({ user, request, server }) => {

@@ -10,17 +10,17 @@ export const sessionRoutes = new Elysia()
   .use(authentication)
   .get(
     "/users/me/sessions",
-    ({ user, request }) => {
+    async ({ user, request }) => {
       const token = sessionTokenOf(request);
-      const current = token === undefined ? undefined : currentSession(token);
-      return success({ sessions: listSessions(user, current?.user.id === user.id ? current.id : null) });
+      const current = token === undefined ? undefined : await currentSession(token);
+      return success({ sessions: await listSessions(user, current?.user.id === user.id ? current.id : null) });
     },
     { auth: true, query: t.Object({}) },
   )
   .delete(
     "/users/me/sessions/:session_id",
-    ({ user, params }) => {
-      revokeSession(user, params.session_id);
+    async ({ user, params }) => {
+      await revokeSession(user, params.session_id);
       return success();
     },
     { auth: true, params: t.Object({ session_id: t.Numeric({ multipleOf: 1 }) }), body: t.Object({}) },

@@ -7,9 +7,9 @@ import { clientAddress } from "../http/rateLimit";
 import { currentSession, sessionTokenOf } from "../http/session";
 
 /** The browser session a request came with, when it is the caller's own: the one a password change keeps. */
-function sessionIdOf(request: Request, userId: number): number | null {
+async function sessionIdOf(request: Request, userId: number): Promise<number | null> {
   const token = sessionTokenOf(request);
-  const session = token === undefined ? undefined : currentSession(token);
+  const session = token === undefined ? undefined : await currentSession(token);
   return session?.user.id === userId ? session.id : null;
 }
 
@@ -20,7 +20,7 @@ export const settingsRoutes = new Elysia().use(authentication).patch(
   async ({ user, body, request, server }) => {
     const { full_name, old_password, new_password, ...settings } = body as Record<string, unknown> & { full_name?: string; old_password?: string; new_password?: string };
     const passwordChange =
-      new_password === undefined ? undefined : { old: old_password, new: new_password, address: clientAddress(server, request), keepSessionId: sessionIdOf(request, user.id) };
+      new_password === undefined ? undefined : { old: old_password, new: new_password, address: clientAddress(server, request), keepSessionId: await sessionIdOf(request, user.id) };
     await updateOwnSettings(user, { fullName: full_name, settings, password: passwordChange });
     return success();
   },

@@ -20,19 +20,19 @@ const settingsFields = {
 
 export const smtpSettingsRoutes = new Elysia()
   .use(authentication)
-  .get("/server/smtp", ({ user }) => success(getSmtpSettings(user)), { auth: true, query: t.Object({}) })
+  .get("/server/smtp", async ({ user }) => success(await getSmtpSettings(user)), { auth: true, query: t.Object({}) })
   .put(
     "/server/smtp",
-    ({ user, body }) => {
-      saveSmtpSettings(user, body);
+    async ({ user, body }) => {
+      await saveSmtpSettings(user, body);
       return success();
     },
     { auth: true, body: t.Object(settingsFields) },
   )
   .delete(
     "/server/smtp",
-    ({ user }) => {
-      removeSmtpSettings(user);
+    async ({ user }) => {
+      await removeSmtpSettings(user);
       return success();
     },
     { auth: true, body: t.Object({}) },

@@ -33,7 +33,7 @@ export const subscriptionRoutes = new Elysia()
   .use(authentication)
   .get(
     "/users/me/subscriptions",
-    ({ user, query }) => success({ subscriptions: listSubscriptions(user, { includeSubscribers: query.include_subscribers ?? false }) }),
+    async ({ user, query }) => success({ subscriptions: await listSubscriptions(user, { includeSubscribers: query.include_subscribers ?? false }) }),
     { auth: true, query: t.Object({ include_subscribers: t.Optional(t.BooleanString()) }) },
   )
   .post(

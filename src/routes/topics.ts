@@ -8,7 +8,7 @@ export const topicRoutes = new Elysia()
   .use(authentication)
   .get(
     "/users/me/:stream_id/topics",
-    ({ user, params, query }) => success({ topics: listChannelTopics(user, params.stream_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
+    async ({ user, params, query }) => success({ topics: await listChannelTopics(user, params.stream_id, { allowEmptyTopicName: query.allow_empty_topic_name ?? false }) }),
     {
       auth: true,
       params: t.Object({ stream_id: t.Numeric({ minimum: 0, multipleOf: 1 }) }),

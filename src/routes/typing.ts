@@ -9,8 +9,8 @@ export const typingRoutes = new Elysia()
   .use(authentication)
   .post(
     "/typing",
-    ({ user, body }) => {
-      setTypingStatus(user, body);
+    async ({ user, body }) => {
+      await setTypingStatus(user, body);
       return success();
     },
     {
@@ -27,8 +27,8 @@ export const typingRoutes = new Elysia()
   )
   .post(
     "/messages/:message_id/typing",
-    ({ user, params, body }) => {
-      setEditTypingStatus(user, params.message_id, body.op);
+    async ({ user, params, body }) => {
+      await setEditTypingStatus(user, params.message_id, body.op);
       return success();
     },
     { auth: true, params: t.Object({ message_id: t.Numeric({ multipleOf: 1 }) }), body: t.Object({ op: Op }) },

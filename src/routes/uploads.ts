@@ -82,37 +82,37 @@ export const uploadRoutes = new Elysia()
   )
   .get(
     "/user_uploads/:realm_id/*",
-    ({ user, request }) => {
+    async ({ user, request }) => {
       const { realmId, path } = uploadPath(request.url, "/api/v1/user_uploads/");
-      return success({ url: temporaryUploadUrl(user, realmId, path) });
+      return success({ url: await temporaryUploadUrl(user, realmId, path) });
     },
     { auth: true, query: t.Object({}) },
   )
-  .get("/attachments", ({ user }) => success(listOwnAttachments(user)), { auth: true, query: t.Object({}) })
+  .get("/attachments", async ({ user }) => success(await listOwnAttachments(user)), { auth: true, query: t.Object({}) })
   // Parley addition: the quotas and who uses how much of them, for the console.
-  .get("/realm/upload_usage", ({ user }) => success(getUploadUsage(user)), { auth: true, query: t.Object({}) })
+  .get("/realm/upload_usage", async ({ user }) => success(await getUploadUsage(user)), { auth: true, query: t.Object({}) })
   .delete(
     "/attachments/:attachment_id",
-    ({ user, params }) => {
-      removeAttachment(user, params.attachment_id);
+    async ({ user, params }) => {
+      await removeAttachment(user, params.attachment_id);
       return success();
     },
     { auth: true, params: AttachmentIdParams, body: t.Object({}) },
   );
 
 export const uploadFileRoutes = new Elysia()
-  .get("/user_uploads/temporary/:token/:filename", ({ params }) => fileResponse(downloadForToken(params.token, params.filename)), {
+  .get("/user_uploads/temporary/:token/:filename", async ({ params }) => fileResponse(await downloadForToken(params.token, params.filename)), {
     params: t.Object({ token: t.String({ maxLength: 200 }), filename: t.String({ maxLength: 1000 }) }),
     query: t.Object({}),
   })
   .get(
     "/user_uploads/:realm_id/*",
-    ({ request }) => {
+    async ({ request }) => {
       // Credentials are optional here: without them, only files spectators may see are served.
       const header = request.headers.get("authorization");
-      const viewer = header === null ? null : authenticate(header);
+      const viewer = header === null ? null : await authenticate(header);
       const { realmId, path } = uploadPath(request.url, "/user_uploads/");
-      return fileResponse(downloadFor(viewer, realmId, path));
+      return fileResponse(await downloadFor(viewer, realmId, path));
     },
     { query: t.Object({}) },
   );

@@ -36,9 +36,9 @@ export const userGroupRoutes = new Elysia()
   .use(authentication)
   .post(
     "/user_groups/create",
-    ({ user, body }) =>
+    async ({ user, body }) =>
       success(
-        createUserGroup(user, {
+        await createUserGroup(user, {
           name: body.name,
           description: body.description,
           members: body.members,
@@ -59,14 +59,14 @@ export const userGroupRoutes = new Elysia()
   )
   .get(
     "/user_groups",
-    ({ user, query }) => success({ user_groups: listUserGroups(user, query.include_deactivated_groups ?? false) }),
+    async ({ user, query }) => success({ user_groups: await listUserGroups(user, query.include_deactivated_groups ?? false) }),
     { auth: true, query: t.Object({ include_deactivated_groups: t.Optional(t.BooleanString()) }) },
   )
   .patch(
     "/user_groups/:user_group_id",
-    ({ user, params, body }) => {
+    async ({ user, params, body }) => {
       const changes: UserGroupChanges = { name: body.name, description: body.description, deactivated: body.deactivated, settings: settingsOf(body) };
-      updateUserGroup(user, params.user_group_id, changes);
+      await updateUserGroup(user, params.user_group_id, changes);
       return success();
     },
     {
@@ -82,30 +82,30 @@ export const userGroupRoutes = new Elysia()
   )
   .post(
     "/user_groups/:user_group_id/deactivate",
-    ({ user, params }) => {
-      deactivateUserGroup(user, params.user_group_id);
+    async ({ user, params }) => {
+      await deactivateUserGroup(user, params.user_group_id);
       return success();
     },
     { auth: true, params: GroupIdParams, body: t.Object({}) },
   )
   .post(
     "/user_groups/:user_group_id/members",
-    ({ user, params, body }) => {
+    async ({ user, params, body }) => {
       const changes = { add: body.add ?? [], delete: body.delete ?? [], addSubgroups: body.add_subgroups ?? [], deleteSubgroups: body.delete_subgroups ?? [] };
-      updateUserGroupMembership(user, params.user_group_id, changes, NOTHING_TO_DO_MEMBERS);
+      await updateUserGroupMembership(user, params.user_group_id, changes, NOTHING_TO_DO_MEMBERS);
       return success();
     },
     { auth: true, params: GroupIdParams, body: t.Object({ add: IdList, delete: IdList, add_subgroups: IdList, delete_subgroups: IdList }) },
   )
   .get(
     "/user_groups/:user_group_id/members",
-    ({ user, params, query }) => success({ members: listUserGroupMembers(user, params.user_group_id, query.direct_member_only ?? false) }),
+    async ({ user, params, query }) => success({ members: await listUserGroupMembers(user, params.user_group_id, query.direct_member_only ?? false) }),
     { auth: true, params: GroupIdParams, query: t.Object({ direct_member_only: t.Optional(t.BooleanString()) }) },
   )
   .get(
     "/user_groups/:user_group_id/members/:user_id",
-    ({ user, params, query }) =>
-      success({ is_user_group_member: isUserGroupMember(user, params.user_group_id, params.user_id, query.direct_member_only ?? false) }),
+    async ({ user, params, query }) =>
+      success({ is_user_group_member: await isUserGroupMember(user, params.user_group_id, params.user_id, query.direct_member_only ?? false) }),
     {
       auth: true,
       params: t.Object({ user_group_id: t.Numeric({ multipleOf: 1 }), user_id: t.Numeric({ multipleOf: 1 }) }),
@@ -114,15 +114,15 @@ export const userGroupRoutes = new Elysia()
   )
   .post(
     "/user_groups/:user_group_id/subgroups",
-    ({ user, params, body }) => {
+    async ({ user, params, body }) => {
       const changes = { add: [], delete: [], addSubgroups: body.add ?? [], deleteSubgroups: body.delete ?? [] };
-      updateUserGroupMembership(user, params.user_group_id, changes, NOTHING_TO_DO_SUBGROUPS);
+      await updateUserGroupMembership(user, params.user_group_id, changes, NOTHING_TO_DO_SUBGROUPS);
       return success();
     },
     { auth: true, params: GroupIdParams, body: t.Object({ add: IdList, delete: IdList }) },
   )
   .get(
     "/user_groups/:user_group_id/subgroups",
-    ({ user, params, query }) => success({ subgroups: listUserGroupSubgroups(user, params.user_group_id, query.direct_subgroup_only ?? false) }),
+    async ({ user, params, query }) => success({ subgroups: await listUserGroupSubgroups(user, params.user_group_id, query.direct_subgroup_only ?? false) }),
     { auth: true, params: GroupIdParams, query: t.Object({ direct_subgroup_only: t.Optional(t.BooleanString()) }) },
   );

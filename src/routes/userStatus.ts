@@ -11,8 +11,8 @@ export const userStatusRoutes = new Elysia()
   .use(authentication)
   .post(
     "/users/me/status",
-    ({ user, body }) => {
-      updateOwnStatus(user, body);
+    async ({ user, body }) => {
+      await updateOwnStatus(user, body);
       return success();
     },
     {
@@ -26,7 +26,7 @@ export const userStatusRoutes = new Elysia()
       }),
     },
   )
-  .get("/users/:user_id/status", ({ user, params }) => success({ status: getUserStatus(user, params.user_id) }), {
+  .get("/users/:user_id/status", async ({ user, params }) => success({ status: await getUserStatus(user, params.user_id) }), {
     auth: true,
     params: t.Object({ user_id: t.Numeric({ multipleOf: 1 }) }),
     query: t.Object({}),

@@ -10,16 +10,16 @@ export const userTopicRoutes = new Elysia()
   .use(authentication)
   .post(
     "/user_topics",
-    ({ user, body }) => {
-      updateUserTopic(user, body);
+    async ({ user, body }) => {
+      await updateUserTopic(user, body);
       return success();
     },
     { auth: true, body: t.Object({ stream_id: t.Numeric({ multipleOf: 1 }), topic: Topic, visibility_policy: t.Numeric({ multipleOf: 1 }) }) },
   )
   .patch(
     "/users/me/subscriptions/muted_topics",
-    ({ user, body }) => {
-      muteTopicLegacy(user, body);
+    async ({ user, body }) => {
+      await muteTopicLegacy(user, body);
       return success();
     },
     {

@@ -17,9 +17,9 @@ const memberQuery = (query: typeof MemberQuery.static) => ({
 
 export const userRoutes = new Elysia()
   .use(authentication)
-  .get("/users", ({ user, query }) => success({ members: listMembers(user, memberQuery(query)) }), { auth: true, query: MemberQuery })
-  .get("/users/me", ({ user }) => success(getOwnProfile(user)), { auth: true, query: t.Object({}) })
-  .get("/users/:user_id", ({ user, params, query }) => success({ user: getMember(user, params.user_id, memberQuery(query)) }), {
+  .get("/users", async ({ user, query }) => success({ members: await listMembers(user, memberQuery(query)) }), { auth: true, query: MemberQuery })
+  .get("/users/me", async ({ user }) => success(await getOwnProfile(user)), { auth: true, query: t.Object({}) })
+  .get("/users/:user_id", async ({ user, params, query }) => success({ user: await getMember(user, params.user_id, memberQuery(query)) }), {
     auth: true,
     // One path segment serves both GET /users/{user_id} and GET /users/{email}.
     params: t.Object({ user_id: t.String({ maxLength: 254 }) }),
@@ -42,8 +42,8 @@ export const userRoutes = new Elysia()
   )
   .patch(
     "/users/:user_id",
-    ({ user, params, body }) => {
-      updateUser(user, params.user_id, { fullName: body.full_name, role: body.role });
+    async ({ user, params, body }) => {
+      await updateUser(user, params.user_id, { fullName: body.full_name, role: body.role });
       return success();
     },
     {

@@ -52,15 +52,19 @@ export type ApiSubscription = Omit<ApiChannel, "is_default"> & ApiSubscriptionSe
  * pass up front, so shaping a long list costs a few queries, not a few per channel.
  */
 export class ChannelShaper {
-  private readonly settingValues: Map<number, ApiGroupSettingValue>;
-  private readonly systemGroupNames: Map<number, string>;
+  private constructor(
+    private readonly settingValues: Map<number, ApiGroupSettingValue>,
+    private readonly systemGroupNames: Map<number, string>,
+  ) {}
 
-  constructor(db: Reader, channels: Channel[]) {
-    this.settingValues = groupSettingApiValues(
+  /** A shaper for these channels: `(await ChannelShaper.load(db, channels)).channel(...)`. */
+  static async load(db: Reader, channels: Channel[]): Promise<ChannelShaper> {
+    const settingValues = await groupSettingApiValues(
       db,
       channels.flatMap((c) => [c.canAddSubscribersGroup, c.canRemoveSubscribersGroup, c.canAdministerChannelGroup, c.canSendMessageGroup, c.canSubscribeGroup]),
     );
-    this.systemGroupNames = new Map([...systemGroupsByName(db)].map(([name, group]) => [group.id, name]));
+    const systemGroupNames = new Map([...(await systemGroupsByName(db))].map(([name, group]) => [group.id, name]));
+    return new ChannelShaper(settingValues, systemGroupNames);
   }
 
   channel(channel: Channel): ApiChannel {

@@ -8,21 +8,21 @@ export type ApiGroupSettingValue = number | AnonymousGroupSetting;
  * Stored group IDs as the API shows them: a named group as its ID, an unnamed one as its
  * direct active members and subgroups. One pass for many IDs, so lists stay cheap.
  */
-export function groupSettingApiValues(db: Reader, groupIds: Iterable<number>): Map<number, ApiGroupSettingValue> {
+export async function groupSettingApiValues(db: Reader, groupIds: Iterable<number>): Promise<Map<number, ApiGroupSettingValue>> {
   const ids = [...new Set(groupIds)];
   const result = new Map<number, ApiGroupSettingValue>(ids.map((id) => [id, id]));
   if (ids.length === 0) return result;
   const unnamed = new Map<number, AnonymousGroupSetting>();
-  for (const id of unnamedGroupIdsAmong(db, ids)) unnamed.set(id, { direct_members: [], direct_subgroups: [] });
+  for (const id of await unnamedGroupIdsAmong(db, ids)) unnamed.set(id, { direct_members: [], direct_subgroups: [] });
   const unnamedIds = [...unnamed.keys()];
-  for (const row of activeDirectMembers(db, unnamedIds)) unnamed.get(row.groupId)!.direct_members.push(row.userId);
-  for (const row of directSubgroups(db, unnamedIds)) unnamed.get(row.groupId)!.direct_subgroups.push(row.subgroupId);
+  for (const row of await activeDirectMembers(db, unnamedIds)) unnamed.get(row.groupId)!.direct_members.push(row.userId);
+  for (const row of await directSubgroups(db, unnamedIds)) unnamed.get(row.groupId)!.direct_subgroups.push(row.subgroupId);
   for (const [id, value] of unnamed) result.set(id, value);
   return result;
 }
 
-export function groupSettingApiValue(db: Reader, groupId: number): ApiGroupSettingValue {
-  return groupSettingApiValues(db, [groupId]).get(groupId)!;
+export async function groupSettingApiValue(db: Reader, groupId: number): Promise<ApiGroupSettingValue> {
+  return (await groupSettingApiValues(db, [groupId])).get(groupId)!;
 }
 
 /** Equal as sets: member and subgroup order does not matter. */

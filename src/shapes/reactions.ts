@@ -10,8 +10,8 @@ const reactionToApi = (reaction: Reaction): ApiReaction => ({
 });
 
 /** Reactions of many messages at once, oldest first, for shaping message objects. */
-export function reactionsForMessages(db: Reader, messageIds: number[]): Map<number, ApiReaction[]> {
+export async function reactionsForMessages(db: Reader, messageIds: number[]): Promise<Map<number, ApiReaction[]>> {
   const result = new Map<number, ApiReaction[]>(messageIds.map((id) => [id, []]));
-  for (const row of reactionsToMessages(db, messageIds)) result.get(row.messageId)!.push(reactionToApi(row));
+  for (const row of await reactionsToMessages(db, messageIds)) result.get(row.messageId)!.push(reactionToApi(row));
   return result;
 }

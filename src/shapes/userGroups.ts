@@ -33,15 +33,15 @@ function groupBy<T>(rows: T[], key: (row: T) => number, value: (row: T) => numbe
  * Named groups (system and user-made) in the API shape, in ID order; members are the direct,
  * active members. Unnamed groups are values of settings, never listed.
  */
-export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): ApiUserGroup[] {
-  const groups = listNamedGroups(db, options);
+export async function listUserGroupsForApi(db: Reader, options: { includeDeactivated: boolean; ids?: number[] }): Promise<ApiUserGroup[]> {
+  const groups = await listNamedGroups(db, options);
   if (groups.length === 0) return [];
   const groupIds = groups.map((group) => group.id);
-  const members = groupBy(activeDirectMembers(db, groupIds), (row) => row.groupId, (row) => row.userId);
-  const subgroups = groupBy(directSubgroups(db, groupIds), (row) => row.groupId, (row) => row.subgroupId);
+  const members = groupBy(await activeDirectMembers(db, groupIds), (row) => row.groupId, (row) => row.userId);
+  const subgroups = groupBy(await directSubgroups(db, groupIds), (row) => row.groupId, (row) => row.subgroupId);
   const columnOf = (setting: UserGroupSettingName) => USER_GROUP_SETTINGS[setting].column;
   const settingIds = groups.flatMap((group) => USER_GROUP_SETTING_NAMES.map((setting) => group[columnOf(setting)])).filter((id): id is number => id !== null);
-  const values = groupSettingApiValues(db, settingIds);
+  const values = await groupSettingApiValues(db, settingIds);
   return groups.map((group) => ({
     id: group.id,
     name: group.name as string,
@@ -62,6 +62,6 @@ export function listUserGroupsForApi(db: Reader, options: { includeDeactivated: 
 }
 
 /** One named group in the API shape, deactivated or not. */
-export function userGroupToApi(db: Reader, groupId: number): ApiUserGroup {
-  return listUserGroupsForApi(db, { includeDeactivated: true, ids: [groupId] })[0];
+export async function userGroupToApi(db: Reader, groupId: number): Promise<ApiUserGroup> {
+  return (await listUserGroupsForApi(db, { includeDeactivated: true, ids: [groupId] }))[0];
 }

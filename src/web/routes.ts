@@ -22,18 +22,18 @@ const AnyPath = { query: t.Object({}, { additionalProperties: true }) };
 export const webRoutes = new Elysia()
   .get(
     "/",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
-      if (!signedInUser(request)) return redirect("/login");
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
+      if (!await signedInUser(request)) return redirect("/login");
       return appShell("chat", "Parley");
     },
     AnyPath,
   )
   .get(
     "/admin/*",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
-      const user = signedInUser(request);
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
+      const user = await signedInUser(request);
       if (!user) return signInFirst(request);
       // The page would be refused by every call it makes; send members where they belong.
       if (!isAdministrator(user.role)) return redirect("/settings/");
@@ -43,9 +43,9 @@ export const webRoutes = new Elysia()
   )
   .get(
     "/settings/*",
-    ({ request }) => {
-      if (!findOrganization()) return redirect("/setup/");
-      if (!signedInUser(request)) return signInFirst(request);
+    async ({ request }) => {
+      if (!await findOrganization()) return redirect("/setup/");
+      if (!await signedInUser(request)) return signInFirst(request);
       return appShell("settings", "Settings · Parley");
     },
     AnyPath,

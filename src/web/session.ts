@@ -5,13 +5,13 @@ import { clearedSessionCookies, currentSession, sessionCookies, sessionTokenOf }
 /** What the browser areas share about who is signed in, and where each kind of person lands. */
 
 /** A user as the session found them (web/ reads people through http/, never db/). */
-type User = NonNullable<ReturnType<typeof currentSession>>["user"];
+type User = NonNullable<Awaited<ReturnType<typeof currentSession>>>["user"];
 
 type AddressSource = Parameters<typeof clientAddress>[0];
 
-export function signedInUser(request: Request): User | undefined {
+export async function signedInUser(request: Request): Promise<User | undefined> {
   const token = sessionTokenOf(request);
-  const session = token === undefined ? undefined : currentSession(token);
+  const session = token === undefined ? undefined : await currentSession(token);
   return session?.user.isActive ? session.user : undefined;
 }
 
@@ -27,8 +27,8 @@ export const homeOf = (_user: User) => "/";
 /** Only a path on this server: `next=https://elsewhere` must not turn sign-in into a redirector. */
 export const safeNext = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : undefined);
 
-export function startBrowserSession(request: Request, server: AddressSource, user: User): string[] {
-  const token = startSession(user, { userAgent: request.headers.get("user-agent") ?? "", address: clientAddress(server, request) });
+export async function startBrowserSession(request: Request, server: AddressSource, user: User): Promise<string[]> {
+  const token = await startSession(user, { userAgent: request.headers.get("user-agent") ?? "", address: clientAddress(server, request) });
   return sessionCookies(request, token);
 }
 

@@ -51,7 +51,7 @@ export const realmBillingState = () => ({ realm_billing: { has_pending_sponsorsh
  * The legacy muted_topics ([channel name, topic, muted at] per muted topic), which the
  * reference sends only when user_topic, which replaced it, is not asked for too.
  */
-export function mutedTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
+export async function mutedTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
   const shown = (topic: string) => (topic === "" && !spec.capabilities.empty_topic_name ? realm.settings.empty_topic_display_name : topic);
-  return { muted_topics: mutedTopicsOf(db, viewer.id).map(([name, topic, mutedAt]) => [name, shown(topic), mutedAt]) };
+  return { muted_topics: (await mutedTopicsOf(db, viewer.id)).map(([name, topic, mutedAt]) => [name, shown(topic), mutedAt]) };
 }

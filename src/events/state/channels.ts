@@ -21,15 +21,15 @@ export interface SubscriptionListOptions {
 export const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** The user's subscriptions, the channels they left and still see, and those they never joined. */
-export function subscriptionLists(db: Reader, user: User, options: SubscriptionListOptions) {
-  const channels = listChannels(db, { includeArchived: options.includeArchived });
-  const viewer = channelViewer(db, user);
-  const rows = new Map(listSubscriptionsOfUser(db, user.id).map((row) => [row.channelId, row]));
+export async function subscriptionLists(db: Reader, user: User, options: SubscriptionListOptions) {
+  const channels = await listChannels(db, { includeArchived: options.includeArchived });
+  const viewer = await channelViewer(db, user);
+  const rows = new Map((await listSubscriptionsOfUser(db, user.id)).map((row) => [row.channelId, row]));
   const joined = channels.filter((channel) => rows.get(channel.id)?.active);
   // Channels one left or never joined are listed only while one may still see them.
   const visible = channels.filter((channel) => !rows.get(channel.id)?.active && hasMetadataAccess(viewer, channel));
-  const shaper = new ChannelShaper(db, [...joined, ...visible]);
-  const subscribers = options.includeSubscribers ? activeSubscriberIds(db, [...joined, ...visible].map((c) => c.id)) : null;
+  const shaper = await ChannelShaper.load(db, [...joined, ...visible]);
+  const subscribers = options.includeSubscribers ? await activeSubscriberIds(db, [...joined, ...visible].map((c) => c.id)) : null;
   const withSubscribers = <T extends ApiChannel | ApiSubscription>(shape: T): T => (subscribers ? { ...shape, subscribers: subscribers.get(shape.stream_id) ?? [] } : shape);
   const personal = (channel: Channel) => {
     const shape = shaper.subscription(channel, rows.get(channel.id)!);
@@ -43,9 +43,9 @@ export function subscriptionLists(db: Reader, user: User, options: SubscriptionL
 }
 
 /** Every channel the viewer may know about (the register "streams" section). */
-function visibleChannels(db: Reader, viewer: ChannelViewer, includeArchived: boolean): ApiChannel[] {
-  const channels = listChannels(db, { includeArchived }).filter((channel) => hasMetadataAccess(viewer, channel));
-  const shaper = new ChannelShaper(db, channels);
+async function visibleChannels(db: Reader, viewer: ChannelViewer, includeArchived: boolean): Promise<ApiChannel[]> {
+  const channels = (await listChannels(db, { includeArchived })).filter((channel) => hasMetadataAccess(viewer, channel));
+  const shaper = await ChannelShaper.load(db, channels);
   return byName(channels.map((channel) => shaper.channel(channel)));
 }
 
@@ -59,11 +59,11 @@ export function subscriptionState(db: Reader, { viewer, spec, includeSubscribers
 }
 
 /** register section "stream". */
-export function streamState(db: Reader, { viewer, spec }: UserStateContext) {
-  return { streams: visibleChannels(db, channelViewer(db, viewer), spec.capabilities.archived_channels) };
+export async function streamState(db: Reader, { viewer, spec }: UserStateContext) {
+  return { streams: await visibleChannels(db, await channelViewer(db, viewer), spec.capabilities.archived_channels) };
 }
 
 /** register section "default_streams". */
-export function defaultStreamsState(db: Reader) {
-  return { realm_default_streams: defaultChannelIds(db) };
+export async function defaultStreamsState(db: Reader) {
+  return { realm_default_streams: await defaultChannelIds(db) };
 }

@@ -4,7 +4,7 @@ import type { UserStateContext } from "./context";
 import { draftToApi } from "../../shapes/drafts";
 
 /** drafts: the viewer's server-side drafts, none while they have synchronization off. */
-export function draftsState(db: Reader, { viewer }: UserStateContext) {
+export async function draftsState(db: Reader, { viewer }: UserStateContext) {
   const synchronized = viewer.settings.enable_drafts_synchronization !== false;
-  return { drafts: synchronized ? listDrafts(db, viewer.id).map(draftToApi) : [] };
+  return { drafts: synchronized ? (await listDrafts(db, viewer.id)).map(draftToApi) : [] };
 }

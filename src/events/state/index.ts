@@ -34,8 +34,8 @@ import { userStatusState } from "./userStatus";
  * A section too large to build within one slice of time reads in slices of its own (buildInSlices).
  */
 type Section =
-  | { spectators: true; build: (db: Reader, context: StateContext) => Fields; unless?: string }
-  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields; unless?: string }
+  | { spectators: true; build: (db: Reader, context: StateContext) => Fields | Promise<Fields>; unless?: string }
+  | { spectators: false; build: (db: Reader, context: UserStateContext) => Fields | Promise<Fields>; unless?: string }
   | { spectators: false; buildInSlices: (context: UserStateContext) => Promise<Fields>; unless?: string };
 
 const SECTIONS: Record<string, Section> = {
@@ -107,11 +107,11 @@ async function build(context: StateContext | UserStateContext, fetchEventTypes: 
       next++;
       continue;
     }
-    read((db) => {
+    await read(async (db) => {
       const slice = new Slice();
       let one: Section = section;
       do {
-        if ("build" in one) Object.assign(state, one.build(db, context as UserStateContext));
+        if ("build" in one) Object.assign(state, await one.build(db, context as UserStateContext));
         one = chosen[++next];
       } while (next < chosen.length && "build" in one && !slice.over);
     });

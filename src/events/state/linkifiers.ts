@@ -4,6 +4,6 @@ import type { StateContext } from "./context";
 import { linkifierToApi } from "../../shapes/linkifiers";
 
 /** realm_linkifiers: the ordered list, or empty for clients that cannot read URL templates (spec 4.19). */
-export function realmLinkifiersState(db: Reader, { spec }: StateContext) {
-  return { realm_linkifiers: spec.capabilities.linkifier_url_template ? listLinkifiers(db).map(linkifierToApi) : [] };
+export async function realmLinkifiersState(db: Reader, { spec }: StateContext) {
+  return { realm_linkifiers: spec.capabilities.linkifier_url_template ? (await listLinkifiers(db)).map(linkifierToApi) : [] };
 }

@@ -10,6 +10,6 @@ export async function unreadMsgsState({ viewer, spec, realm }: UserStateContext)
 }
 
 /** starred_messages, kept up to date by update_message_flags events for the starred flag. */
-export function starredMessagesState(db: Reader, { viewer }: UserStateContext) {
-  return { starred_messages: starredIds(db, viewer.id) };
+export async function starredMessagesState(db: Reader, { viewer }: UserStateContext) {
+  return { starred_messages: await starredIds(db, viewer.id) };
 }

@@ -12,25 +12,25 @@ import type { UserStateContext } from "./context";
 const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 /** max_message_id: the newest message the user received (db/conversations.ts says which count). */
-export function maxMessageIdState(db: Reader, { viewer }: UserStateContext) {
-  return { max_message_id: newestReceivedMessageId(db, viewer.id) ?? -1 };
+export async function maxMessageIdState(db: Reader, { viewer }: UserStateContext) {
+  return { max_message_id: (await newestReceivedMessageId(db, viewer.id)) ?? -1 };
 }
 
 /** The user's direct-message conversations, newest first, each with its other members. */
-export function recentPrivateConversationsState(db: Reader, { viewer }: UserStateContext) {
-  const conversations = recentDirectConversations(db, viewer.id, RECENT_CONVERSATIONS_LIMIT);
+export async function recentPrivateConversationsState(db: Reader, { viewer }: UserStateContext) {
+  const conversations = await recentDirectConversations(db, viewer.id, RECENT_CONVERSATIONS_LIMIT);
   const members = new Map<number, number[]>(conversations.map((conversation) => [conversation.id, []]));
-  if (conversations.length > 0) for (const row of otherMembersOfDirectConversations(db, viewer.id)) members.get(row.recipientId)?.push(row.userId);
+  if (conversations.length > 0) for (const row of await otherMembersOfDirectConversations(db, viewer.id)) members.get(row.recipientId)?.push(row.userId);
   return {
     recent_private_conversations: conversations.map((conversation) => ({ max_message_id: conversation.newest, user_ids: members.get(conversation.id)! })),
   };
 }
 
 /** user_topics; the empty topic under its display name for clients without empty_topic_name. */
-export function userTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
+export async function userTopicsState(db: Reader, { viewer, realm, spec }: UserStateContext) {
   const shown = (topic: string) => (topic === "" && !spec.capabilities.empty_topic_name ? realm.settings.empty_topic_display_name : topic);
   return {
-    user_topics: listUserTopicsOf(db, viewer.id).map((row) => ({
+    user_topics: (await listUserTopicsOf(db, viewer.id)).map((row) => ({
       stream_id: row.channelId,
       topic_name: shown(row.topic),
       visibility_policy: row.visibilityPolicy,

@@ -3,6 +3,6 @@ import type { Reader } from "../../db/types";
 import type { UserStateContext } from "./context";
 
 /** muted_users: whom the viewer muted, and when. */
-export function mutedUsersState(db: Reader, { viewer }: UserStateContext) {
-  return { muted_users: listMutedUsers(db, viewer.id) };
+export async function mutedUsersState(db: Reader, { viewer }: UserStateContext) {
+  return { muted_users: await listMutedUsers(db, viewer.id) };
 }

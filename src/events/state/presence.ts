@@ -28,13 +28,13 @@ const DAY_SECONDS = 86_400;
  * limit no longer applies; with none listed, the answer repeats the client's lastUpdateId, or
  * is -1 (the reference's "no data fetched").
  */
-export function presenceListing(db: Reader, viewer: User, realm: Realm, query: PresenceQuery) {
+export async function presenceListing(db: Reader, viewer: User, realm: Realm, query: PresenceQuery) {
   const incremental = query.lastUpdateId !== undefined && query.lastUpdateId > 0;
   const since = nowSeconds() - query.historyDays * DAY_SECONDS;
   const listable = (entry: { updateId: number; connectedTime: number }) =>
     incremental ? entry.updateId > query.lastUpdateId! : query.historyDays > 0 && entry.connectedTime >= since;
-  const seesEveryone = canAccessAllUsers(db, viewer, realm);
-  const people = listedPeople(db, query.slim);
+  const seesEveryone = await canAccessAllUsers(db, viewer, realm);
+  const people = await listedPeople(db, query.slim);
   const host = realmHost(realm);
   const presences: Record<string, unknown> = {};
   let lastUpdateId = -1;
@@ -53,13 +53,13 @@ export function presenceListing(db: Reader, viewer: User, realm: Realm, query: P
 type ListedPerson = Pick<User, "id" | "dateJoined"> & Partial<User>;
 
 /** Active humans by ID: bots have no presence and deactivated users are never listed. Addresses only for the legacy format. */
-function listedPeople(db: Reader, slim: boolean): Map<number, ListedPerson> {
-  const rows: ListedPerson[] = slim ? listActiveHumanJoinDates(db) : listActiveHumans(db);
+async function listedPeople(db: Reader, slim: boolean): Promise<Map<number, ListedPerson>> {
+  const rows: ListedPerson[] = slim ? await listActiveHumanJoinDates(db) : await listActiveHumans(db);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** presence: the register section (spec 4.19 slim_presence and presence_history_limit_days). */
-export function presenceState(db: Reader, { viewer, realm, spec, presenceHistoryLimitDays }: UserStateContext) {
-  const listing = presenceListing(db, viewer, realm, { slim: spec.slimPresence, historyDays: presenceHistoryLimitDays });
+export async function presenceState(db: Reader, { viewer, realm, spec, presenceHistoryLimitDays }: UserStateContext) {
+  const listing = await presenceListing(db, viewer, realm, { slim: spec.slimPresence, historyDays: presenceHistoryLimitDays });
   return { ...listing, server_timestamp: Date.now() / 1000 };
 }

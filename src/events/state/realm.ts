@@ -18,7 +18,7 @@ import { serverEmojiDataPath } from "../../render/serverEmojiData";
 // Settings the API reports as -1 when unset, where we store null.
 const NULL_AS_MINUS_ONE = new Set(["new_stream_announcements_stream_id", "message_retention_days"]);
 
-function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) {
+async function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) {
   const fields: Record<string, unknown> = {};
   for (const name of Object.keys(REALM_SETTING_DEFAULTS) as Array<keyof typeof REALM_SETTING_DEFAULTS>) {
     const value = settings[name];
@@ -28,7 +28,7 @@ function settingFields(db: Reader, settings: StateContext["realm"]["settings"]) 
   delete fields.realm_max_file_upload_size_mib;
   fields.max_file_upload_size_mib = uploadLimitMib(settings.max_file_upload_size_mib);
   const groupNames = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as RealmGroupSettingName[];
-  const values = groupSettingApiValues(db, groupNames.map((name) => settings[name]));
+  const values = await groupSettingApiValues(db, groupNames.map((name) => settings[name]));
   for (const name of groupNames) fields[`realm_${name}`] = values.get(settings[name]);
   return fields;
 }
@@ -105,7 +105,7 @@ const FIXED_REALM_FIELDS = {
   server_thumbnail_formats: [],
 };
 
-export function realmState(db: Reader, { realm }: StateContext) {
+export async function realmState(db: Reader, { realm }: StateContext) {
   const url = realm.url;
   return {
     realm_name: realm.name,
@@ -121,8 +121,8 @@ export function realmState(db: Reader, { realm }: StateContext) {
     // The deprecated boolean form of message_edit_history_visibility_policy.
     realm_allow_edit_history: realm.settings.message_edit_history_visibility_policy !== "none",
     ...FIXED_REALM_FIELDS,
-    ...settingFields(db, realm.settings),
-    ...realmPermissionFields(db, realm),
+    ...(await settingFields(db, realm.settings)),
+    ...(await realmPermissionFields(db, realm)),
     // Absolute: the mobile app fetches it as given, without resolving it against the realm URL.
     server_emoji_data_url: `${url}${serverEmojiDataPath()}`,
     server_generation: SERVER_GENERATION,

@@ -5,7 +5,9 @@ import { botToApi } from "../../shapes/users";
 import type { UserStateContext } from "./context";
 
 /** realm_bots: the bots the viewer administers, deactivated ones included (all of them for administrators). */
-export function realmBotState(db: Reader, { viewer }: UserStateContext) {
-  const bots = listRealmBots(db, isAdministrator(viewer.role) ? {} : { ownerId: viewer.id });
-  return { realm_bots: bots.map((bot) => botToApi(bot, findBotService(db, bot.id))) };
+export async function realmBotState(db: Reader, { viewer }: UserStateContext) {
+  const bots = await listRealmBots(db, isAdministrator(viewer.role) ? {} : { ownerId: viewer.id });
+  const realmBots = [];
+  for (const bot of bots) realmBots.push(botToApi(bot, await findBotService(db, bot.id)));
+  return { realm_bots: realmBots };
 }

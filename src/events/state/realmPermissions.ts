@@ -54,8 +54,8 @@ const DEPRECATED_POLICIES: Array<[field: string, setting: RealmGroupSettingName,
  */
 const SET_TOPICS_POLICY_DEFAULT = SystemGroup.MEMBERS;
 
-export function realmPermissionFields(db: Reader, realm: Realm) {
-  const systemGroups = systemGroupsByName(db);
+export async function realmPermissionFields(db: Reader, realm: Realm) {
+  const systemGroups = await systemGroupsByName(db);
   const nameOf = new Map([...systemGroups].map(([name, group]) => [group.id, name]));
   const fields: Record<string, unknown> = {};
   for (const [field, setting, values, widest] of DEPRECATED_POLICIES) {

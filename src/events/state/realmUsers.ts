@@ -13,14 +13,14 @@ import type { UserStateContext } from "./context";
  * account and permissions. A guest restricted by can_access_all_users_group sees others as
  * "Unknown user", or not at all with the user_list_incomplete capability.
  */
-export function realmUserState(db: Reader, context: UserStateContext) {
+export async function realmUserState(db: Reader, context: UserStateContext) {
   const { viewer, realm, spec } = context;
   const view: UserView = { viewer, realmHost: realmHost(realm), clientGravatar: spec.clientGravatar, profileData: true };
-  const restricted = !canAccessAllUsers(db, viewer, realm);
+  const restricted = !(await canAccessAllUsers(db, viewer, realm));
   const active: ApiUser[] = [];
   const deactivated: ApiUser[] = [];
   const crossRealmBots: Array<ApiUser & { is_system_bot: true }> = [];
-  for (const user of listUsers(db)) {
+  for (const user of await listUsers(db)) {
     if (user.isSystemBot) crossRealmBots.push({ ...userToApi(user, view), is_system_bot: true });
     else if (restricted && !canRestrictedViewerAccess(viewer, user)) {
       // The placeholder says is_active true, as the reference's does, so it joins realm_users.
@@ -28,7 +28,7 @@ export function realmUserState(db: Reader, context: UserStateContext) {
     } else if (user.isActive) active.push(userToApi(user, view));
     else deactivated.push(withoutIdleAvatar(userToApi(user, view), context));
   }
-  return { realm_users: active, realm_non_active_users: deactivated, cross_realm_bots: crossRealmBots, ...ownAccount(db, context) };
+  return { realm_users: active, realm_non_active_users: deactivated, cross_realm_bots: crossRealmBots, ...(await ownAccount(db, context)) };
 }
 
 /**
@@ -41,12 +41,15 @@ function withoutIdleAvatar(user: ApiUser, { spec }: UserStateContext): ApiUser {
   return rest as ApiUser;
 }
 
-function ownAccount(db: Reader, { viewer, realm }: UserStateContext) {
+async function ownAccount(db: Reader, { viewer, realm }: UserStateContext) {
   // Guests never hold these permissions, whatever the groups say (allow_everyone_group false).
-  const may = (groupId: number) => !isGuest(viewer.role) && isUserInGroup(db, viewer.id, groupId);
+  const may = async (groupId: number) => !isGuest(viewer.role) && (await isUserInGroup(db, viewer.id, groupId));
   const settings = realm.settings;
-  const canCreatePublic = may(settings.can_create_public_channel_group);
-  const canCreatePrivate = may(settings.can_create_private_channel_group);
+  const canCreatePublic = await may(settings.can_create_public_channel_group);
+  const canCreatePrivate = await may(settings.can_create_private_channel_group);
+  const canCreateWebPublic = settings.enable_spectator_access && (await may(settings.can_create_web_public_channel_group));
+  const canSubscribeOthers = await may(settings.can_add_subscribers_group);
+  const canInviteOthers = await may(settings.can_invite_users_group);
   return {
     user_id: viewer.id,
     email: viewer.email,
@@ -62,8 +65,8 @@ function ownAccount(db: Reader, { viewer, realm }: UserStateContext) {
     can_create_streams: canCreatePublic || canCreatePrivate,
     can_create_public_streams: canCreatePublic,
     can_create_private_streams: canCreatePrivate,
-    can_create_web_public_streams: settings.enable_spectator_access && may(settings.can_create_web_public_channel_group),
-    can_subscribe_other_users: may(settings.can_add_subscribers_group),
-    can_invite_others_to_realm: may(settings.can_invite_users_group),
+    can_create_web_public_streams: canCreateWebPublic,
+    can_subscribe_other_users: canSubscribeOthers,
+    can_invite_others_to_realm: canInviteOthers,
   };
 }

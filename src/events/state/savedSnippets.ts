@@ -4,6 +4,6 @@ import type { UserStateContext } from "./context";
 import { savedSnippetToApi } from "../../shapes/savedSnippets";
 
 /** saved_snippets: the viewer's own snippets. */
-export function savedSnippetsState(db: Reader, { viewer }: UserStateContext) {
-  return { saved_snippets: listSavedSnippets(db, viewer.id).map(savedSnippetToApi) };
+export async function savedSnippetsState(db: Reader, { viewer }: UserStateContext) {
+  return { saved_snippets: (await listSavedSnippets(db, viewer.id)).map(savedSnippetToApi) };
 }

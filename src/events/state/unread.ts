@@ -22,10 +22,10 @@ const DIRECT_MENTION = Flag.MENTIONED | Flag.GROUP_MENTIONED;
 const WILDCARD_MENTION = Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED;
 
 /** Whether a channel message is muted for the user: by its topic's policy, else by its channel. */
-export function mutedChecker(db: Reader, userId: number): (channelId: number, topicKey: string) => boolean {
-  const mutedChannels = new Set(mutedChannelIdsOfUser(db, userId));
+export async function mutedChecker(db: Reader, userId: number): Promise<(channelId: number, topicKey: string) => boolean> {
+  const mutedChannels = new Set(await mutedChannelIdsOfUser(db, userId));
   // Topics left at INHERIT have no row here; they fall through to their channel, as they should.
-  const policies = new Map(listUserTopicsOf(db, userId).map((row) => [`${row.channelId}:${row.topicKey}`, row.visibilityPolicy]));
+  const policies = new Map((await listUserTopicsOf(db, userId)).map((row) => [`${row.channelId}:${row.topicKey}`, row.visibilityPolicy]));
   return (channelId, topicKey) => {
     const policy = policies.get(`${channelId}:${topicKey}`);
     if (policy === VisibilityPolicy.MUTED) return true;
@@ -61,14 +61,14 @@ export interface UnreadMsgs {
 async function newestUnread(userId: number): Promise<UnreadRow[]> {
   const rows: UnreadRow[] = [];
   const stride = new Stride();
-  const { low, end } = read((db) => ({ low: lowestPossiblyUnreadId(db, userId), end: maxMessageId(db) + 1 }));
+  const { low, end } = await read(async (db) => ({ low: await lowestPossiblyUnreadId(db, userId), end: (await maxMessageId(db)) + 1 }));
   let to = end;
-  return readInSlices((db, slice) => {
+  return readInSlices(async (db, slice) => {
     while (to > low && rows.length <= MAX_UNREAD_MESSAGES && !slice.over) {
       const from = Math.max(low, to - stride.ids);
       const started = performance.now();
       const step = Math.min(STEP_ROWS, MAX_UNREAD_MESSAGES + 1 - rows.length);
-      const found = listUnreadInIdRange(db, userId, { from, to, limit: step });
+      const found = await listUnreadInIdRange(db, userId, { from, to, limit: step });
       rows.push(...found);
       stride.after(started);
       // A stride thick with unread messages is read a step's worth at a time.
@@ -84,11 +84,11 @@ export async function unreadMsgs(userId: number, emptyTopicName: EmptyTopicName)
   return read((db) => groupUnread(db, userId, rows, emptyTopicName));
 }
 
-function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicName: EmptyTopicName): UnreadMsgs {
+async function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicName: EmptyTopicName): Promise<UnreadMsgs> {
   const oldUnreadsMissing = rows.length > MAX_UNREAD_MESSAGES;
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
-  const isMuted = mutedChecker(db, userId);
-  const participants = directParticipants(db, [...new Set(kept.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+  const isMuted = await mutedChecker(db, userId);
+  const participants = await directParticipants(db, [...new Set(kept.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
 
   const topics = new Map<string, UnreadMsgs["streams"][number]>();
   const pms = new Map<number, UnreadMsgs["pms"][number]>();
@@ -128,11 +128,11 @@ function groupUnread(db: Reader, userId: number, rows: UnreadRow[], emptyTopicNa
 }
 
 /** message_details of an event marking these (now unread) messages unread. */
-export function unreadDetails(db: Reader, userId: number, messageIds: number[]): Record<string, UnreadMessageDetails> {
+export async function unreadDetails(db: Reader, userId: number, messageIds: number[]): Promise<Record<string, UnreadMessageDetails>> {
   if (messageIds.length === 0) return {};
-  const rows = listUnreadAmong(db, userId, messageIds);
-  const isMuted = mutedChecker(db, userId);
-  const participants = directParticipants(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
+  const rows = await listUnreadAmong(db, userId, messageIds);
+  const isMuted = await mutedChecker(db, userId);
+  const participants = await directParticipants(db, [...new Set(rows.filter((row) => row.channelId === null).map((row) => row.recipientId))]);
   const details: Record<string, UnreadMessageDetails> = {};
   for (const row of rows) {
     const muted = row.channelId !== null && isMuted(row.channelId, row.topicKey);

@@ -3,6 +3,6 @@ import { listUserGroupsForApi } from "../../shapes/userGroups";
 import type { UserStateContext } from "./context";
 
 /** realm_user_groups: deactivated groups only for clients with include_deactivated_groups. */
-export function userGroupsState(db: Reader, { spec }: UserStateContext) {
-  return { realm_user_groups: listUserGroupsForApi(db, { includeDeactivated: spec.capabilities.include_deactivated_groups }) };
+export async function userGroupsState(db: Reader, { spec }: UserStateContext) {
+  return { realm_user_groups: await listUserGroupsForApi(db, { includeDeactivated: spec.capabilities.include_deactivated_groups }) };
 }

@@ -6,11 +6,11 @@ import { statusToApi } from "../../shapes/userStatus";
 import type { UserStateContext } from "./context";
 
 /** user_status: by user ID, every active user the viewer may see who is away or has a status set. */
-export function userStatusState(db: Reader, { viewer, realm }: UserStateContext) {
-  const seesEveryone = canAccessAllUsers(db, viewer, realm);
-  const rows = new Map(listUserStatuses(db).map((row) => [row.userId, row]));
+export async function userStatusState(db: Reader, { viewer, realm }: UserStateContext) {
+  const seesEveryone = await canAccessAllUsers(db, viewer, realm);
+  const rows = new Map((await listUserStatuses(db)).map((row) => [row.userId, row]));
   const statuses: Record<string, ReturnType<typeof statusToApi>> = {};
-  for (const user of listUsers(db)) {
+  for (const user of await listUsers(db)) {
     if (!user.isActive || !(seesEveryone || canRestrictedViewerAccess(viewer, user))) continue;
     const status = statusToApi(user, rows.get(user.id));
     if (Object.keys(status).length > 0) statuses[String(user.id)] = status;

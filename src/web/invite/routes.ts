@@ -24,9 +24,9 @@ export const joinRoutes = new Elysia()
   .use(requestLimits)
   .get(
     "/join/:key",
-    ({ params }) => {
-      if (!findOrganization()) return new Response(null, { status: 303, headers: { location: "/" } });
-      const view = viewInvitation(params.key);
+    async ({ params }) => {
+      if (!await findOrganization()) return new Response(null, { status: 303, headers: { location: "/" } });
+      const view = await viewInvitation(params.key);
       if (!view.usable) return htmlResponse(unusableInvitationPage(view.realmName, view.reason), STATUS_OF_REASON[view.reason]);
       return htmlResponse(joinPage({ key: params.key, realmName: view.realmName, email: view.email, inviterName: view.inviterName }));
     },
@@ -36,17 +36,17 @@ export const joinRoutes = new Elysia()
     "/join/:key",
     async ({ params, body, request, server }) => {
       checkFormOrigin(request);
-      const realm = findOrganization();
+      const realm = await findOrganization();
       if (!realm) return new Response(null, { status: 303, headers: { location: "/" } });
       const values = { email: body.email ?? "", full_name: body.full_name ?? "" };
       try {
         const user = await acceptInvitation(params.key, { email: body.email, fullName: values.full_name, password: body.password ?? "" });
         // Signed in straight away, into the chat: they just chose their password.
-        return redirect(homeOf(user), startBrowserSession(request, server, user));
+        return redirect(homeOf(user), await startBrowserSession(request, server, user));
       } catch (error) {
         if (error instanceof InvitationUnusable) return htmlResponse(unusableInvitationPage(realm.name, error.reason), STATUS_OF_REASON[error.reason]);
         if (error instanceof ApiError) {
-          const view = viewInvitation(params.key);
+          const view = await viewInvitation(params.key);
           if (!view.usable) return htmlResponse(unusableInvitationPage(view.realmName, view.reason), STATUS_OF_REASON[view.reason]);
           return htmlResponse(joinPage({ key: params.key, realmName: view.realmName, email: view.email, inviterName: view.inviterName }, values, error.message), 400);
         }

@@ -35,24 +35,24 @@ export const passwordResetPageRoutes = new Elysia()
   .use(requestLimits)
   .get(
     "/password/forgot",
-    () => {
-      const realm = findOrganization();
+    async () => {
+      const realm = await findOrganization();
       if (!realm) return beforeSetup();
-      return htmlResponse(forgotPage(realm.name, { mailAvailable: resetMailConfigured() }));
+      return htmlResponse(forgotPage(realm.name, { mailAvailable: await resetMailConfigured() }));
     },
     { query: t.Object({}, { additionalProperties: true }) },
   )
   .post(
     "/password/forgot",
-    ({ body, request, server }) => {
+    async ({ body, request, server }) => {
       checkFormOrigin(request);
-      const realm = findOrganization();
+      const realm = await findOrganization();
       if (!realm) return beforeSetup();
       const email = (body.email ?? "").trim();
-      if (!resetMailConfigured()) return htmlResponse(forgotPage(realm.name, { mailAvailable: false }));
+      if (!await resetMailConfigured()) return htmlResponse(forgotPage(realm.name, { mailAvailable: false }));
       if (email === "") return htmlResponse(forgotPage(realm.name, { mailAvailable: true, error: "Enter your e-mail address." }), 400);
       try {
-        requestPasswordReset(email, clientAddress(server, request));
+        await requestPasswordReset(email, clientAddress(server, request));
       } catch (error) {
         if (error instanceof ApiError && error.code === "RATE_LIMIT_HIT") {
           return htmlResponse(forgotPage(realm.name, { mailAvailable: true, email, error: tooManyRequests(error) }), error.status, error.headers);
@@ -65,9 +65,9 @@ export const passwordResetPageRoutes = new Elysia()
   )
   .get(
     "/reset/:token",
-    ({ params }) => {
-      if (!findOrganization()) return beforeSetup();
-      const view = viewPasswordReset(params.token);
+    async ({ params }) => {
+      if (!await findOrganization()) return beforeSetup();
+      const view = await viewPasswordReset(params.token);
       if (!view.usable) return htmlResponse(unusableResetPage(view.realmName, view.reason), STATUS_OF_REASON[view.reason]);
       return htmlResponse(resetPage({ token: params.token, realmName: view.realmName, email: view.email }));
     },
@@ -77,8 +77,8 @@ export const passwordResetPageRoutes = new Elysia()
     "/reset/:token",
     async ({ params, body, request, server }) => {
       checkFormOrigin(request);
-      if (!findOrganization()) return beforeSetup();
-      const view = viewPasswordReset(params.token);
+      if (!await findOrganization()) return beforeSetup();
+      const view = await viewPasswordReset(params.token);
       if (!view.usable) return htmlResponse(unusableResetPage(view.realmName, view.reason), STATUS_OF_REASON[view.reason]);
       const context = { token: params.token, realmName: view.realmName, email: view.email };
       const password = body.password ?? "";
@@ -87,8 +87,8 @@ export const passwordResetPageRoutes = new Elysia()
         const user = await completePasswordReset(params.token, password);
         // Whoever this browser was signed in as before, it is now this person.
         const previous = sessionTokenOf(request);
-        if (previous !== undefined) endSession(previous);
-        return redirect("/", startBrowserSession(request, server, user));
+        if (previous !== undefined) await endSession(previous);
+        return redirect("/", await startBrowserSession(request, server, user));
       } catch (error) {
         if (error instanceof ResetLinkUnusable) return htmlResponse(unusableResetPage(view.realmName, error.reason), STATUS_OF_REASON[error.reason]);
         if (error instanceof ApiError) return htmlResponse(resetPage(context, error.message), error.status);

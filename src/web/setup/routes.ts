@@ -65,18 +65,18 @@ function jsonWithCookies(body: object, cookies: string[]): Response {
 const AnyQuery = { query: t.Object({}, { additionalProperties: true }) };
 
 /** Once the organization exists the wizard is gone for good: strangers land on sign-in. */
-const wizardPage = () => (findOrganization() ? redirect("/") : appShell("setup", "Set up Parley"));
+const wizardPage = async () => (await findOrganization() ? redirect("/") : appShell("setup", "Set up Parley"));
 
 export const setupRoutes = new Elysia()
   .use(requestLimits)
   // Elysia routes /setup and /setup/ alike: the bare one is sent on, so relative URLs resolve under it.
-  .get("/setup", ({ request }) => (new URL(request.url).pathname === "/setup" && !findOrganization() ? redirect("/setup/") : wizardPage()), AnyQuery)
+  .get("/setup", async ({ request }) => (new URL(request.url).pathname === "/setup" && !await findOrganization() ? redirect("/setup/") : wizardPage()), AnyQuery)
   .get("/setup/*", wizardPage, AnyQuery)
   .post(
     "/setup/code",
-    ({ body, request }) => {
+    async ({ body, request }) => {
       checkFormOrigin(request);
-      if (findOrganization()) throw refused(ALREADY_SET_UP);
+      if (await findOrganization()) throw refused(ALREADY_SET_UP);
       const problem = codeProblem(body.setup_code ?? "");
       if (problem) throw refused(problem);
       return success();
@@ -89,7 +89,7 @@ export const setupRoutes = new Elysia()
       checkFormOrigin(request);
       const json = wantsJson(request);
       // Before looking at the inputs: once set up, nothing sent here may matter.
-      if (findOrganization()) {
+      if (await findOrganization()) {
         if (json) throw refused(ALREADY_SET_UP);
         return htmlResponse(alreadySetUpPage(), 403);
       }
@@ -108,7 +108,7 @@ export const setupRoutes = new Elysia()
           ownerFullName: values.full_name,
         });
         retireSetupCode();
-        if (json) return jsonWithCookies(success({ user_id: owner.id, email: owner.email, realm_url: findOrganization()?.url }), startBrowserSession(request, server, owner));
+        if (json) return jsonWithCookies(success({ user_id: owner.id, email: owner.email, realm_url: (await findOrganization())?.url }), await startBrowserSession(request, server, owner));
         return htmlResponse(setupDonePage(values.org_name.trim(), owner.email));
       } catch (error) {
         if (error instanceof OrganizationExistsError) {

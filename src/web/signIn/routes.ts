@@ -31,10 +31,10 @@ export const signInRoutes = new Elysia()
   .use(requestLimits)
   .get(
     "/login",
-    ({ request, query }) => {
-      const realm = findOrganization();
+    async ({ request, query }) => {
+      const realm = await findOrganization();
       if (!realm) return redirect("/setup/");
-      const user = signedInUser(request);
+      const user = await signedInUser(request);
       if (user) return redirect(safeNext(query.next) ?? homeOf(user));
       return htmlResponse(signInPage(realm.name, { next: safeNext(query.next) }));
     },
@@ -44,13 +44,13 @@ export const signInRoutes = new Elysia()
     "/login",
     async ({ body, request, server }) => {
       checkFormOrigin(request);
-      const realm = findOrganization();
+      const realm = await findOrganization();
       if (!realm) return redirect("/setup/");
       const email = body.username ?? "";
       const next = safeNext(body.next);
       try {
         const user = await logIn(email, body.password ?? "", clientAddress(server, request));
-        return redirect(next ?? homeOf(user), startBrowserSession(request, server, user));
+        return redirect(next ?? homeOf(user), await startBrowserSession(request, server, user));
       } catch (error) {
         if (error instanceof ApiError) return htmlResponse(signInPage(realm.name, { email, next, error: signInRefusal(error) }), error.status, error.headers);
         throw error;
@@ -60,12 +60,12 @@ export const signInRoutes = new Elysia()
   )
   .post(
     "/logout",
-    ({ request, body }) => {
+    async ({ request, body }) => {
       checkFormOrigin(request);
       const token = sessionTokenOf(request);
       if (token !== undefined) {
         checkCsrf(request, token, body.csrf_token);
-        endSession(token);
+        await endSession(token);
       }
       return redirect("/login", signOutCookies(request));
     },
