@@ -87,7 +87,7 @@ async function announceAdded(tx: Tx, added: SubscriptionChanges["changed"], rows
   const channels = [...byChannel.values()].map((entry) => entry.channel);
   const subscribers = await activeSubscriberIds(tx, channels.map((c) => c.id));
   const audience = new ChannelAudience(tx);
-  const shaper = new ChannelShaper(tx, channels);
+  const shaper = await ChannelShaper.load(tx, channels);
   const shapes = new Map(channels.map((channel) => [channel.id, shaper.channel(channel)]));
 
   // People who could not see a channel before need it described before they are told they joined it.

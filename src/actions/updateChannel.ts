@@ -170,7 +170,7 @@ async function announceMetadataAccessChange(tx: Tx, before: Set<number>, updated
   const losers = [...before].filter((id) => !after.has(id));
   tx.emit(update, [...after].filter((id) => before.has(id)));
   if (gainers.length > 0) {
-    tx.emit({ type: "stream", op: "create", streams: [new ChannelShaper(tx, [updated]).channel(updated)] }, gainers);
+    tx.emit({ type: "stream", op: "create", streams: [(await ChannelShaper.load(tx, [updated])).channel(updated)] }, gainers);
     if (subscribers.length > 0) tx.emit({ type: "subscription", op: "peer_add", stream_ids: [updated.id], user_ids: subscribers }, gainers);
   }
   if (losers.length > 0) tx.emit({ type: "stream", op: "delete", streams: [{ stream_id: updated.id }], stream_ids: [updated.id] }, losers);
@@ -204,7 +204,7 @@ async function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGrou
   const subscribers = await subscribersOf(tx, channel);
   // Measured before storing: an anonymous value is rewritten in place.
   const before = await new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
-  const oldPostPolicy = new ChannelShaper(tx, [channel]).channel(channel).stream_post_policy;
+  const oldPostPolicy = (await ChannelShaper.load(tx, [channel])).channel(channel).stream_post_policy;
   const oldGroupId = channel[column];
   const newGroupId = await storeGroupSettingValue(tx, value, oldGroupId, now());
   const updated = await saveChannel(tx, channel.id, { [column]: newGroupId });
@@ -213,7 +213,7 @@ async function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGrou
   const update: StreamUpdateEvent = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: setting, value: apiValue };
   if (SETTINGS_GRANTING_METADATA_ACCESS.includes(setting)) await announceMetadataAccessChange(tx, before, updated, update, subscribers);
   else tx.emit(update, before);
-  const postPolicy = new ChannelShaper(tx, [updated]).channel(updated).stream_post_policy;
+  const postPolicy = (await ChannelShaper.load(tx, [updated])).channel(updated).stream_post_policy;
   if (setting === "can_send_message_group" && postPolicy !== oldPostPolicy) {
     // The deprecated spellings, for clients that still read them.
     const legacy = { type: "stream", op: "update", stream_id: channel.id, name: channel.name } as const;
