@@ -16,8 +16,8 @@ import { sendMessageInTransaction } from "./sendMessage";
  * Exactly once: each message is sent by the same send as POST /messages, in one transaction
  * that first re-reads the row and then marks it delivered, so a crash at any moment leaves it
  * either unsent and still due (sent at the next start) or sent and marked, never both. For
- * the same reason two runs that overlap (a run waits for its turn to write) and list the same
- * message send it once: the second finds it marked when its own transaction re-reads it.
+ * the same reason a message listed by two runs is sent once, should runs ever overlap (the job
+ * keeps them apart): the later run's transaction finds it marked.
  *
  * A refused delivery (channel archived or gone, sender deactivated, no longer allowed) rolls
  * that transaction back; a second one records `failed` with the reason, tells the sender's
