@@ -40,13 +40,13 @@ interface Copy {
 const shownEmailsKey = (viewer: Viewer, restricted: User[]) => restricted.map((user) => (canSeeDeliveryEmail(viewer, user) ? "1" : "0")).join("");
 
 /** Recipients grouped by which of the restricted addresses they may see. */
-function copiesByEmailVisibility(tx: SendTx, sent: SentMessage, restricted: User[]): Map<string, Copy> {
+async function copiesByEmailVisibility(tx: SendTx, sent: SentMessage, restricted: User[]): Promise<Map<string, Copy>> {
   const copies = new Map<string, Copy>();
   if (restricted.length === 0) {
     copies.set("", { viewer: sent.sender, userIds: sent.recipientIds });
     return copies;
   }
-  const viewers = rolesOfUsers(tx, sent.recipientIds);
+  const viewers = await rolesOfUsers(tx, sent.recipientIds);
   const grouped = new Map<string, { viewer: Viewer; userIds: number[] }>();
   for (const viewer of viewers) {
     const key = shownEmailsKey(viewer, restricted);
@@ -57,7 +57,7 @@ function copiesByEmailVisibility(tx: SendTx, sent: SentMessage, restricted: User
   return grouped;
 }
 
-export function emitMessage(tx: SendTx, realm: Realm, sent: SentMessage) {
+export async function emitMessage(tx: SendTx, realm: Realm, sent: SentMessage) {
   const { destination, sender } = sent;
   const isChannel = destination.kind === "channel";
   const parts: MessageParts = {
@@ -68,13 +68,13 @@ export function emitMessage(tx: SendTx, realm: Realm, sent: SentMessage) {
   // The users whose addresses the message shows, and of those the ones not shown to everyone.
   const shown = isChannel ? [sender] : [sender, ...destination.participants.filter((user) => user.id !== sender.id)];
   const restricted = shown.filter((user) => !hasPublicEmail(user));
-  const copies = copiesByEmailVisibility(tx, sent, restricted);
+  const copies = await copiesByEmailVisibility(tx, sent, restricted);
   const publicChannel = isChannel && !destination.channel.inviteOnly;
   const outsiderKey = shownEmailsKey(OUTSIDER, restricted);
   if (publicChannel && !copies.has(outsiderKey)) copies.set(outsiderKey, { viewer: OUTSIDER, userIds: [] });
 
   const options: DeliveryOptions = { flagsByUser: sent.flagsByUser, localEcho: sent.localEcho };
-  const linkifiers = realmLinkifiers(tx);
+  const linkifiers = await realmLinkifiers(tx);
   for (const [key, copy] of copies) {
     const message = messageFields(parts, { ...messageViewerIn(realm, copy.viewer), linkifiers });
     const event = { type: "message" as const, message, flags: [], gravatar_computable: canSeeDeliveryEmail(copy.viewer, sender) };

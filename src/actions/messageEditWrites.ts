@@ -58,68 +58,68 @@ export interface EditPlan {
 /** The bits a message's content decides: mentions and alert words. */
 const CONTENT_BITS = Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED | Flag.GROUP_MENTIONED | Flag.HAS_ALERT_WORD;
 
-export function applyEdit(tx: Tx, plan: EditPlan) {
+export async function applyEdit(tx: Tx, plan: EditPlan) {
   const { target, fromChannel, move, editor } = plan;
   const affected = move?.moved ?? [target];
-  const before = messageAudience(tx, fromChannel, affected);
+  const before = await messageAudience(tx, fromChannel, affected);
   const channelMove = move && move.toChannel.id !== fromChannel!.id ? move : undefined;
   const toChannel = move?.toChannel ?? fromChannel;
   let after = before;
   let losing: number[] = [];
   let toRecipientId = target.recipientId;
   if (channelMove) {
-    toRecipientId = channelRecipient(tx, channelMove.toChannel.id).id;
-    after = messageAudience(tx, channelMove.toChannel, affected.map((message) => ({ ...message, channelId: channelMove.toChannel.id })));
+    toRecipientId = (await channelRecipient(tx, channelMove.toChannel.id)).id;
+    after = await messageAudience(tx, channelMove.toChannel, affected.map((message) => ({ ...message, channelId: channelMove.toChannel.id })));
     const gaining = after.filter((id) => !before.includes(id));
     losing = before.filter((id) => !after.includes(id));
-    carryReadState(tx, affected, target.recipientId, toRecipientId, { keeping: after.filter((id) => before.includes(id)), gaining, losing });
+    await carryReadState(tx, affected, target.recipientId, toRecipientId, { keeping: after.filter((id) => before.includes(id)), gaining, losing });
   }
-  if (plan.content) updateMentionFlags(tx, plan, plan.content, before);
-  if (plan.content) plan.content.rendered = { ...plan.content.rendered, hasAttachment: relinkAttachments(tx, plan, plan.content) };
-  rewriteMessages(tx, plan, affected, toRecipientId);
+  if (plan.content) await updateMentionFlags(tx, plan, plan.content, before);
+  if (plan.content) plan.content.rendered = { ...plan.content.rendered, hasAttachment: await relinkAttachments(tx, plan, plan.content) };
+  await rewriteMessages(tx, plan, affected, toRecipientId);
 
   const recipients = [...new Set([...after, editor.id])];
-  const canBeUnread = new Set(toChannel ? (activeSubscriberIds(tx, [toChannel.id]).get(toChannel.id) ?? []) : before);
+  const canBeUnread = new Set(toChannel ? ((await activeSubscriberIds(tx, [toChannel.id])).get(toChannel.id) ?? []) : before);
   // A step of a move that leaves the chosen message for later is told as a move of its own messages.
   const shown = move && !move.last ? affected[0] : target;
-  const flagsByUser = flagsOnMessage(tx, { id: shown.id, recipientId: toRecipientId }, recipients, canBeUnread);
-  tx.emit(updateEvent(tx, plan, affected, shown), recipients, { flagsByUser });
+  const flagsByUser = await flagsOnMessage(tx, { id: shown.id, recipientId: toRecipientId }, recipients, canBeUnread);
+  tx.emit(await updateEvent(tx, plan, affected, shown), recipients, { flagsByUser });
   const leavers = losing.filter((id) => id !== editor.id);
   if (leavers.length > 0) {
     const ids = affected.map((message) => message.id);
     tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: fromChannel!.id, topic: target.topic }, leavers);
   }
-  if (channelMove) refreshFirstMessageIds(tx, fromChannel!, channelMove.toChannel, affected);
-  if (move?.last) announce(tx, plan, move);
+  if (channelMove) await refreshFirstMessageIds(tx, fromChannel!, channelMove.toChannel, affected);
+  if (move?.last) await announce(tx, plan, move);
 }
 
 /** Mentions and alert words follow the content: their flags are recomputed for everyone the message reached. */
-function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audience: number[]) {
+async function updateMentionFlags(tx: Tx, plan: EditPlan, content: ContentChange, audience: number[]) {
   const { target, fromChannel, realm, editor } = plan;
   const recipientIds = [...new Set([...audience, target.senderId])];
-  const scope: MentionScope = fromChannel ? { kind: "channel", channel: fromChannel, subscriberIds: activeSubscriberIds(tx, [fromChannel.id]).get(fromChannel.id) ?? [] } : { kind: "direct" };
-  const bits = applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
-  addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
-  const stored = new Map(flagRowsOfMessage(tx, target.id).map((row) => [row.userId, row.flags]));
+  const scope: MentionScope = fromChannel ? { kind: "channel", channel: fromChannel, subscriberIds: (await activeSubscriberIds(tx, [fromChannel.id])).get(fromChannel.id) ?? [] } : { kind: "direct" };
+  const bits = await applyMentions(tx, editor, realm, content.rendered, scope, target.topic, recipientIds);
+  await addAlertWordBits(tx, bits, content.content, target.senderId, recipientIds);
+  const stored = new Map((await flagRowsOfMessage(tx, target.id)).map((row) => [row.userId, row.flags]));
   const changes = [...new Set([...stored.keys(), ...bits.keys()])].flatMap((userId) => {
     const old = stored.get(userId) ?? 0;
     const next = (old & ~CONTENT_BITS) | (bits.get(userId) ?? 0);
     return next === old ? [] : [{ userId, message: target, bits: next }];
   });
-  storeBitsOfUsers(tx, changes);
+  await storeBitsOfUsers(tx, changes);
 }
 
 /** The uploads the new content names are linked, those it no longer names unlinked; answers has_attachment. */
-function relinkAttachments(tx: Tx, plan: EditPlan, content: ContentChange): boolean {
+async function relinkAttachments(tx: Tx, plan: EditPlan, content: ContentChange): Promise<boolean> {
   const { target, realm } = plan;
   if (content.rendered.attachmentPathIds.length === 0 && !target.hasAttachment) return false;
   // Uploads are claimed by the message's sender, whoever edits it (as in the reference).
-  const sender = target.senderId === plan.editor.id ? plan.editor : findUserById(tx, target.senderId)!;
-  return relinkEditedMessage(tx, target, sender, realm, content.rendered.attachmentPathIds);
+  const sender = target.senderId === plan.editor.id ? plan.editor : (await findUserById(tx, target.senderId))!;
+  return await relinkEditedMessage(tx, target, sender, realm, content.rendered.attachmentPathIds);
 }
 
 /** Each affected row gets its changes and an edit_history entry (newest first, spec 2.3). */
-function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecipientId: number) {
+async function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecipientId: number) {
   const { target, content, move, editor, editTime, fromChannel } = plan;
   for (const message of affected) {
     const entry: EditHistoryEntry = { user_id: editor.id, timestamp: editTime };
@@ -140,11 +140,11 @@ function rewriteMessages(tx: Tx, plan: EditPlan, affected: MessageRow[], toRecip
     }
     // Resolving or unresolving a topic is not a move (spec 2.3 last_moved_timestamp).
     if (move && move.resolution === null) changes.lastMovedTime = editTime;
-    rewriteMessage(tx, message.id, changes, entry);
+    await rewriteMessage(tx, message.id, changes, entry);
   }
 }
 
-function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: MessageRow): UpdateMessageEvent {
+async function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: MessageRow): Promise<UpdateMessageEvent> {
   const { target, fromChannel, move, content } = plan;
   const event: UpdateMessageEvent = {
     type: "update_message",
@@ -158,7 +158,7 @@ function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: Mess
   if (fromChannel) Object.assign(event, { stream_name: fromChannel.name, stream_id: fromChannel.id });
   if (move) Object.assign(event, { propagate_mode: move.propagateMode, orig_subject: target.topic });
   if (move && move.toChannel.id !== fromChannel!.id) event.new_stream_id = move.toChannel.id;
-  if (move?.topic !== undefined) Object.assign(event, { subject: move.topic, topic_links: topicLinks(move.topic, realmLinkifiers(tx)) });
+  if (move?.topic !== undefined) Object.assign(event, { subject: move.topic, topic_links: topicLinks(move.topic, await realmLinkifiers(tx)) });
   if (content) {
     Object.assign(event, {
       orig_content: target.content,
@@ -171,21 +171,21 @@ function updateEvent(tx: Tx, plan: EditPlan, affected: MessageRow[], shown: Mess
   return event;
 }
 
-function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: MessageRow[]) {
+async function refreshFirstMessageIds(tx: Tx, from: Channel, to: Channel, moved: MessageRow[]) {
   const ids = moved.map((message) => message.id);
-  if (from.firstMessageId !== null && ids.includes(from.firstMessageId)) refreshFirstMessageId(tx, from);
-  if (to.firstMessageId === null || Math.min(...ids) < to.firstMessageId) refreshFirstMessageId(tx, to);
+  if (from.firstMessageId !== null && ids.includes(from.firstMessageId)) await refreshFirstMessageId(tx, from);
+  if (to.firstMessageId === null || Math.min(...ids) < to.firstMessageId) await refreshFirstMessageId(tx, to);
 }
 
-function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
+async function announce(tx: Tx, plan: EditPlan, move: MovePlan) {
   const { editor, target, fromChannel } = plan;
   const topic = move.topic ?? target.topic;
   if (move.resolution) {
-    announceResolution(tx, editor, move.toChannel, topic, move.resolution === "resolved");
+    await announceResolution(tx, editor, move.toChannel, topic, move.resolution === "resolved");
     return;
   }
   if (!plan.notify.oldThread && !plan.notify.newThread) return;
-  const wholeTopic = move.propagateMode === "change_all" || readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey, { limit: 1 }).length === 0;
+  const wholeTopic = move.propagateMode === "change_all" || (await readableMessagesInTopic(tx, plan.viewer, fromChannel!, target.topicKey, { limit: 1 })).length === 0;
   const thread = { from: { channel: fromChannel!, topic: target.topic }, to: { channel: move.toChannel, topic }, count: move.count, target, wholeTopic };
-  announceMove(tx, plan.realm, editor, thread, plan.notify);
+  await announceMove(tx, plan.realm, editor, thread, plan.notify);
 }

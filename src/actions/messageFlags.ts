@@ -61,37 +61,37 @@ export interface FlagChangeResult {
 }
 
 /** Adds or removes a flag on messages the user may read, inside `tx`; the caller tells the user's queues. */
-function applyFlagChange(tx: Tx, user: User, list: MessageKey[], operation: FlagOperation, flag: string): FlagChangeResult {
-  const state = stateOf(tx, user.id, list);
+async function applyFlagChange(tx: Tx, user: User, list: MessageKey[], operation: FlagOperation, flag: string): Promise<FlagChangeResult> {
+  const state = await stateOf(tx, user.id, list);
   const bitsOf = (message: MessageKey) => state.bits.get(message.id) ?? 0;
   const markOf = (message: MessageKey) => state.marks.get(message.recipientId) ?? 0;
   let changed: MessageKey[];
   let ignoredChannels: number[] = [];
   if (flag === "read" && operation === "add") {
     changed = list.filter((message) => !isRead(state, message));
-    storeBits(tx, user.id, changed.map((message) => ({ message, bits: (bitsOf(message) & ~Flag.UNREAD) | (message.id > markOf(message) ? Flag.READ : 0) })));
-    advanceMarks(tx, user.id, changed.map((message) => message.recipientId));
+    await storeBits(tx, user.id, changed.map((message) => ({ message, bits: (bitsOf(message) & ~Flag.UNREAD) | (message.id > markOf(message) ? Flag.READ : 0) })));
+    await advanceMarks(tx, user.id, changed.map((message) => message.recipientId));
   } else if (flag === "read") {
     ignoredChannels = [...new Set(list.filter((message) => !canBeUnread(state, message)).map((message) => message.channelId!))];
     changed = list.filter((message) => canBeUnread(state, message) && isRead(state, message));
-    storeBits(tx, user.id, changed.map((message) => ({ message, bits: (bitsOf(message) & ~Flag.READ) | (message.id <= markOf(message) ? Flag.UNREAD : 0) })));
+    await storeBits(tx, user.id, changed.map((message) => ({ message, bits: (bitsOf(message) & ~Flag.READ) | (message.id <= markOf(message) ? Flag.UNREAD : 0) })));
   } else {
     const bit = EDITABLE[flag];
     const on = operation === "add";
     changed = list.filter((message) => ((bitsOf(message) & bit) !== 0) !== on);
-    storeBits(tx, user.id, changed.map((message) => ({ message, bits: on ? bitsOf(message) | bit : bitsOf(message) & ~bit })));
+    await storeBits(tx, user.id, changed.map((message) => ({ message, bits: on ? bitsOf(message) | bit : bitsOf(message) & ~bit })));
   }
   return { changed: changed.map((message) => message.id), ignoredChannels };
 }
 
-function emitFlagChange(tx: Tx, userId: number, operation: FlagOperation, flag: string, ids: number[]) {
+async function emitFlagChange(tx: Tx, userId: number, operation: FlagOperation, flag: string, ids: number[]) {
   if (ids.length === 0) return;
   if (operation === "add") {
     tx.emit({ type: "update_message_flags", op: "add", operation: "add", flag, messages: ids, all: false }, [userId]);
     return;
   }
   const event = { type: "update_message_flags" as const, op: "remove" as const, operation: "remove" as const, flag, messages: ids, all: false as const };
-  tx.emit(flag === "read" ? { ...event, message_details: unreadDetails(tx, userId, ids) } : event, [userId]);
+  tx.emit(flag === "read" ? { ...event, message_details: await unreadDetails(tx, userId, ids) } : event, [userId]);
 }
 
 /**
@@ -103,16 +103,16 @@ export async function changeFlags(user: User, ids: number[], operation: FlagOper
   const changed: number[] = [];
   const ignored = new Set<number>();
   let next = 0;
-  await writeInSlices((tx, slice) => {
-    const viewer = lazyChannelViewer(tx, user);
+  await writeInSlices(async (tx, slice) => {
+    const viewer = await lazyChannelViewer(tx, user);
     const changedNow: number[] = [];
     while (next < ids.length && !slice.over) {
-      const step = applyFlagChange(tx, user, readableMessageKeys(tx, viewer, ids.slice(next, next + FLAG_STEP)), operation, flag);
+      const step = await applyFlagChange(tx, user, await readableMessageKeys(tx, viewer, ids.slice(next, next + FLAG_STEP)), operation, flag);
       changedNow.push(...step.changed);
       for (const channelId of step.ignoredChannels) ignored.add(channelId);
       next += FLAG_STEP;
     }
-    emitFlagChange(tx, user.id, operation, flag, changedNow);
+    await emitFlagChange(tx, user.id, operation, flag, changedNow);
     changed.push(...changedNow);
     return next >= ids.length ? true : undefined;
   });
@@ -129,15 +129,15 @@ export async function updateMessageFlags(user: User, messageIds: number[], opera
   // Reading and checking a long list took a while already: let others in before the work.
   if (ids.length > FLAG_STEP) await yieldToOthers();
   let checked = 0;
-  await readInSlices((db, slice) => {
-    const viewer = lazyChannelViewer(db, user);
+  await readInSlices(async (db, slice) => {
+    const viewer = await lazyChannelViewer(db, user);
     while (checked < ids.length && !slice.over) {
-      accessibleMessageKeys(db, viewer, ids.slice(checked, checked + FLAG_STEP));
+      await accessibleMessageKeys(db, viewer, ids.slice(checked, checked + FLAG_STEP));
       checked += FLAG_STEP;
     }
     return checked >= ids.length ? true : undefined;
   });
-  return changeFlags(user, ids, change.operation, change.flag);
+  return await changeFlags(user, ids, change.operation, change.flag);
 }
 
 let markAllBudgetMs = 5000;
@@ -153,9 +153,9 @@ export function configureMarkAllAsRead(budgetMs: number) {
  * between go, so no row is written per message. (READ bits left below `from` say what the
  * mark now says too.)
  */
-function markReadUpTo(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
-  raiseMark(tx, userId, recipientId, upTo);
-  clearReadBitsBetween(tx, userId, recipientId, from, upTo);
+async function markReadUpTo(tx: Tx, userId: number, recipientId: number, from: number, upTo: number) {
+  await raiseMark(tx, userId, recipientId, upTo);
+  await clearReadBitsBetween(tx, userId, recipientId, from, upTo);
 }
 
 /**
@@ -168,25 +168,25 @@ function markReadUpTo(tx: Tx, userId: number, recipientId: number, from: number,
 async function markReadWalking(user: User, among: UnreadAmong | undefined, options: { wholeConversations: boolean; budgetMs?: number }): Promise<boolean> {
   const deadline = options.budgetMs === undefined ? Infinity : performance.now() + options.budgetMs;
   const stride = new Stride();
-  let from = read((db) => lowestPossiblyUnreadId(db, user.id));
-  return writeInSlices((tx, slice) => {
-    const end = maxMessageId(tx) + 1;
+  let from = await read((db) => lowestPossiblyUnreadId(db, user.id));
+  return await writeInSlices(async (tx, slice) => {
+    const end = (await maxMessageId(tx)) + 1;
     const marked: number[] = [];
     while (from < end && !slice.over) {
       const started = performance.now();
-      const unread = listUnreadBetween(tx, user.id, { from, below: Math.min(from + stride.ids, end) }, among, READ_STEP);
+      const unread = await listUnreadBetween(tx, user.id, { from, below: Math.min(from + stride.ids, end) }, among, READ_STEP);
       // A stride thick with unread messages is done a step's worth at a time.
       const to = unread.length === READ_STEP ? unread[unread.length - 1].id + 1 : Math.min(from + stride.ids, end);
       if (options.wholeConversations) {
-        for (const [recipientId, upTo] of newestByConversation(unread)) markReadUpTo(tx, user.id, recipientId, from, upTo);
+        for (const [recipientId, upTo] of newestByConversation(unread)) await markReadUpTo(tx, user.id, recipientId, from, upTo);
         marked.push(...unread.map((row) => row.id));
       } else {
-        marked.push(...applyFlagChange(tx, user, unread, "add", "read").changed);
+        marked.push(...(await applyFlagChange(tx, user, unread, "add", "read")).changed);
       }
       stride.after(started);
       from = to;
     }
-    emitFlagChange(tx, user.id, "add", "read", marked);
+    await emitFlagChange(tx, user.id, "add", "read", marked);
     if (from >= end) return true;
     return performance.now() >= deadline ? false : undefined;
   });
@@ -201,19 +201,19 @@ export async function markAllAsRead(user: User): Promise<{ complete: boolean }> 
 
 /** POST /mark_stream_as_read: every message of a channel the user may read. */
 export async function markChannelAsRead(user: User, channelId: number) {
-  const recipientId = read((db) => {
-    const { channel } = accessChannel(db, user, channelId, "content");
-    return channelRecipientIds(db, [channel.id]).get(channel.id);
+  const recipientId = await read(async (db) => {
+    const { channel } = await accessChannel(db, user, channelId, "content");
+    return (await channelRecipientIds(db, [channel.id])).get(channel.id);
   });
   if (recipientId !== undefined) await markReadWalking(user, { recipientId }, { wholeConversations: true });
 }
 
 /** POST /mark_topic_as_read. A topic without messages is an error, as in the reference. */
 export async function markTopicAsRead(user: User, channelId: number, topicName: string) {
-  const among = read((db) => {
-    const { channel } = accessChannel(db, user, channelId, "content");
-    const topicKey = requestedTopicKey(topicName, getRealm(db).settings.empty_topic_display_name);
-    if (!topicHasMessages(db, channel.id, topicKey)) throw badRequest(`No such topic '${topicName}'`);
+  const among = await read(async (db) => {
+    const { channel } = await accessChannel(db, user, channelId, "content");
+    const topicKey = requestedTopicKey(topicName, (await getRealm(db)).settings.empty_topic_display_name);
+    if (!(await topicHasMessages(db, channel.id, topicKey))) throw badRequest(`No such topic '${topicName}'`);
     return { channelId: channel.id, topicKey };
   });
   await markReadWalking(user, among, { wholeConversations: false });
@@ -230,8 +230,8 @@ export async function markSenderRead(user: User, senderId: number) {
  * someone's unread messages can take long (thousands in each channel), so it is done only for
  * people with an event queue to tell; for the others the marks move without a list.
  */
-export function markLeftChannelsRead(tx: Tx, pairs: UserChannel[]) {
-  const unreadByUser = unreadInChannels(tx, pairs.filter((pair) => hasEventQueue(pair.userId)));
-  recordUnsubscribed(tx, pairs);
-  for (const [userId, unread] of unreadByUser) emitFlagChange(tx, userId, "add", "read", unread);
+export async function markLeftChannelsRead(tx: Tx, pairs: UserChannel[]) {
+  const unreadByUser = await unreadInChannels(tx, pairs.filter((pair) => hasEventQueue(pair.userId)));
+  await recordUnsubscribed(tx, pairs);
+  for (const [userId, unread] of unreadByUser) await emitFlagChange(tx, userId, "add", "read", unread);
 }

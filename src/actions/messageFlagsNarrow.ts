@@ -27,7 +27,7 @@ export async function updateFlagsForNarrow(user: User, request: FlagsForNarrowRe
   const { operation, flag } = checkFlagChange(request.operation, request.flag);
   const numAfter = Math.min(request.numAfter, MAX_MESSAGES_PER_UPDATE);
   const numBefore = Math.min(request.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - numAfter, 0));
-  const query = read((db) => narrowFor(reading(db, user), request.narrow));
+  const query = await read(async (db) => narrowFor(await reading(db, user), request.narrow));
   const window = await fetchWindow(query, await resolveAnchor(user, query, request.anchor), { numBefore, numAfter, includeAnchor: request.includeAnchor });
   const result = await changeFlags(user, window.ids, operation, flag);
   return {

@@ -24,25 +24,25 @@ export interface MovedThread {
   wholeTopic: boolean;
 }
 
-const post = (tx: Tx, channel: Channel, topic: string, content: string) =>
-  sendMessageInTransaction(tx, notificationBot(tx), { type: "channel", to: String(channel.id), topic, content, client: "Internal", readBySender: false });
+const post = async (tx: Tx, channel: Channel, topic: string, content: string) =>
+  await sendMessageInTransaction(tx, await notificationBot(tx), { type: "channel", to: String(channel.id), topic, content, client: "Internal", readBySender: false });
 
 const topicLink = (place: { channel: Channel; topic: string }) => `#**${place.channel.name}>${place.topic}**`;
 
-export function announceMove(tx: Tx, realm: Realm, mover: User, thread: MovedThread, notify: { oldThread: boolean; newThread: boolean }) {
+export async function announceMove(tx: Tx, realm: Realm, mover: User, thread: MovedThread, notify: { oldThread: boolean; newThread: boolean }) {
   const who = silentMention(mover);
   const link = `[A message](${realm.url}${messageNarrowUrl(thread.to.channel.id, thread.to.channel.name, thread.to.topic, thread.target.id)})`;
   const { count } = thread;
   if (notify.newThread) {
     const what = thread.wholeTopic ? "This topic was" : count === 1 ? `${link} was` : `${count} messages were`;
-    post(tx, thread.to.channel, thread.to.topic, `${what} moved here from ${topicLink(thread.from)} by ${who}.`);
+    await post(tx, thread.to.channel, thread.to.topic, `${what} moved here from ${topicLink(thread.from)} by ${who}.`);
   }
   if (notify.oldThread) {
     const what = thread.wholeTopic ? "This topic was moved to" : count === 1 ? `${link} was moved from this topic to` : `${count} messages were moved from this topic to`;
-    post(tx, thread.from.channel, thread.from.topic, `${what} ${topicLink(thread.to)} by ${who}.`);
+    await post(tx, thread.from.channel, thread.from.topic, `${what} ${topicLink(thread.to)} by ${who}.`);
   }
 }
 
-export function announceResolution(tx: Tx, mover: User, channel: Channel, topic: string, resolved: boolean) {
-  post(tx, channel, topic, `${silentMention(mover)} has marked this topic as ${resolved ? "resolved" : "unresolved"}.`);
+export async function announceResolution(tx: Tx, mover: User, channel: Channel, topic: string, resolved: boolean) {
+  await post(tx, channel, topic, `${silentMention(mover)} has marked this topic as ${resolved ? "resolved" : "unresolved"}.`);
 }

@@ -38,12 +38,12 @@ function between(moved: MessageKey[], low: number, high: number): MessageKey[] {
  * its read state changes only when it lies between their read marks of the two conversations,
  * so with thousands of people and hundreds of messages the work stays small.
  */
-export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
+export async function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: number, toRecipientId: number, audiences: MoveAudiences) {
   const ascending = [...moved].sort((a, b) => a.id - b.id);
   const ids = ascending.map((message) => message.id);
-  const bits = flagBitsByUser(tx, ids);
-  const oldMarks = readMarksOfUsers(tx, fromRecipientId, audiences.keeping);
-  const newMarks = readMarksOfUsers(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
+  const bits = await flagBitsByUser(tx, ids);
+  const oldMarks = await readMarksOfUsers(tx, fromRecipientId, audiences.keeping);
+  const newMarks = await readMarksOfUsers(tx, toRecipientId, [...audiences.keeping, ...audiences.gaining]);
   const changes: Array<{ userId: number; message: MessageKey; bits: number }> = [];
   const rewrite = (userId: number, message: MessageKey, read: boolean) => {
     const before = bits.get(userId)?.get(message.id) ?? 0;
@@ -63,17 +63,17 @@ export function carryReadState(tx: Tx, moved: MessageKey[], fromRecipientId: num
     const candidates = new Set([...between(ascending, newMarks.get(userId) ?? 0, Infinity), ...withBits(userId)]);
     for (const message of candidates) rewrite(userId, message, true);
   }
-  storeBitsOfUsers(tx, changes);
-  moveFlagRows(tx, ids, toRecipientId, audiences.losing);
+  await storeBitsOfUsers(tx, changes);
+  await moveFlagRows(tx, ids, toRecipientId, audiences.losing);
 }
 
 /**
  * Each user's flags on one message, for the update_message event. `subscribed`: users for whom
  * the message can be unread (channel subscribers, DM participants); for anyone else it is read.
  */
-export function flagsOnMessage(db: Reader, message: Pick<Message, "id" | "recipientId">, userIds: number[], subscribed: Set<number>): Map<number, string[]> {
-  const marks = readMarksOfUsers(db, message.recipientId, userIds);
-  const bits = flagBitsOnMessage(db, message.id);
+export async function flagsOnMessage(db: Reader, message: Pick<Message, "id" | "recipientId">, userIds: number[], subscribed: Set<number>): Promise<Map<number, string[]>> {
+  const marks = await readMarksOfUsers(db, message.recipientId, userIds);
+  const bits = await flagBitsOnMessage(db, message.id);
   return new Map(
     userIds.map((userId) => {
       const own = bits.get(userId) ?? 0;

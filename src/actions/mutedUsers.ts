@@ -17,13 +17,13 @@ import { markSenderRead } from "./messageFlags";
  */
 
 /** The user to mute or unmute: unknown IDs and users the caller may not see are "No such user". */
-function accessMutable(db: Reader, user: User, userId: number): User {
-  const target = accessUser(db, userId, { allowDeactivated: true, allowBots: true });
-  if (!canAccessUser(db, user, target, getRealm(db))) throw badRequest("No such user");
+async function accessMutable(db: Reader, user: User, userId: number): Promise<User> {
+  const target = await accessUser(db, userId, { allowDeactivated: true, allowBots: true });
+  if (!(await canAccessUser(db, user, target, await getRealm(db)))) throw badRequest("No such user");
   return target;
 }
 
-const emitMutedUsers = (tx: Tx, user: User) => tx.emit({ type: "muted_users", muted_users: listMutedUsers(tx, user.id) }, [user.id]);
+const emitMutedUsers = async (tx: Tx, user: User) => tx.emit({ type: "muted_users", muted_users: await listMutedUsers(tx, user.id) }, [user.id]);
 
 /**
  * Muting someone marks what they sent read, as the reference does: first (in slices, there may
@@ -32,27 +32,27 @@ const emitMutedUsers = (tx: Tx, user: User) => tx.emit({ type: "muted_users", mu
  */
 export async function muteUser(user: User, mutedUserId: number) {
   if (mutedUserId === user.id) throw badRequest("Cannot mute self");
-  const target = read((db) => {
-    const target = accessMutable(db, user, mutedUserId);
-    if (isMuted(db, user.id, target.id)) throw badRequest("User already muted");
+  const target = await read(async (db) => {
+    const target = await accessMutable(db, user, mutedUserId);
+    if (await isMuted(db, user.id, target.id)) throw badRequest("User already muted");
     return target;
   });
   await markSenderRead(user, target.id);
-  write((tx) => {
-    accessMutable(tx, user, mutedUserId);
-    if (isMuted(tx, user.id, target.id)) throw badRequest("User already muted");
-    insertMute(tx, user.id, target.id, now());
-    emitMutedUsers(tx, user);
+  await write(async (tx) => {
+    await accessMutable(tx, user, mutedUserId);
+    if (await isMuted(tx, user.id, target.id)) throw badRequest("User already muted");
+    await insertMute(tx, user.id, target.id, now());
+    await emitMutedUsers(tx, user);
   });
   // What they sent while the rest was being marked.
   await markSenderRead(user, target.id);
 }
 
-export function unmuteUser(user: User, mutedUserId: number) {
-  write((tx) => {
-    const target = accessMutable(tx, user, mutedUserId);
-    if (!isMuted(tx, user.id, target.id)) throw badRequest("User is not muted");
-    deleteMute(tx, user.id, target.id);
-    emitMutedUsers(tx, user);
+export async function unmuteUser(user: User, mutedUserId: number) {
+  await write(async (tx) => {
+    const target = await accessMutable(tx, user, mutedUserId);
+    if (!(await isMuted(tx, user.id, target.id))) throw badRequest("User is not muted");
+    await deleteMute(tx, user.id, target.id);
+    await emitMutedUsers(tx, user);
   });
 }

@@ -46,10 +46,10 @@ export function validateNewOrganization(input: NewOrganization) {
 export async function createOrganization(input: NewOrganization): Promise<User> {
   validateNewOrganization(input);
   const passwordHash = await Bun.password.hash(input.ownerPassword, { algorithm: "argon2id" });
-  return write((tx) => {
-    if (findRealm(tx)) throw new OrganizationExistsError();
+  return await write(async (tx) => {
+    if (await findRealm(tx)) throw new OrganizationExistsError();
     const created = now();
-    insertRealm(tx, {
+    await insertRealm(tx, {
       id: REALM_ID,
       name: input.name.trim(),
       url: input.url.replace(/\/+$/, ""),
@@ -57,18 +57,18 @@ export async function createOrganization(input: NewOrganization): Promise<User> 
       settings: {} as RealmSettings,
       userSettingsDefaults: defaultUserSettings(),
     });
-    const groups = createSystemGroups(tx, created);
+    const groups = await createSystemGroups(tx, created);
     const groupSettings = Object.fromEntries(
       Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([setting, groupName]) => [setting, groups.get(groupName)!.id]),
     );
-    updateRealm(tx, { settings: { ...REALM_SETTING_DEFAULTS, ...groupSettings } as RealmSettings });
-    const owner = addAccount(tx, {
+    await updateRealm(tx, { settings: { ...REALM_SETTING_DEFAULTS, ...groupSettings } as RealmSettings });
+    const owner = await addAccount(tx, {
       email: input.ownerEmail,
       fullName: input.ownerFullName.trim(),
       role: Role.OWNER,
       passwordHash,
     });
-    addAccount(tx, {
+    await addAccount(tx, {
       email: `notification-bot@${realmHost({ url: input.url })}`,
       fullName: NOTIFICATION_BOT_NAME,
       role: Role.MEMBER,

@@ -31,9 +31,9 @@ export interface TriggeringSend {
  * message never triggers (as in the reference, so two bots cannot answer each other forever),
  * and the cached set of webhook bots is empty in most organizations.
  */
-export function queueOutgoingWebhooks(tx: SendTx, realm: Realm, sent: TriggeringSend) {
+export async function queueOutgoingWebhooks(tx: SendTx, realm: Realm, sent: TriggeringSend) {
   if (sent.sender.isBot) return;
-  const botIds = outgoingWebhookBotIds(tx);
+  const botIds = await outgoingWebhookBotIds(tx);
   if (botIds.size === 0) return;
   const { destination, sender } = sent;
   // Channel messages trigger the bots they mention; direct messages every bot in them.
@@ -48,13 +48,13 @@ export function queueOutgoingWebhooks(tx: SendTx, realm: Realm, sent: Triggering
       ? { type: "stream", stream_id: destination.channel.id, topic: sent.message.topic }
       : { type: "private", user_ids: destination.participants.map((user) => user.id) };
   const parts = { message: sent.message, sender, recipient: destination.kind === "channel" ? { channelName: destination.channel.name } : { users: destination.participants } };
-  const linkifiers = realmLinkifiers(tx);
+  const linkifiers = await realmLinkifiers(tx);
   for (const botId of new Set(triggered)) {
-    const bot = destination.kind === "direct" ? destination.participants.find((user) => user.id === botId) : findUserById(tx, botId);
+    const bot = destination.kind === "direct" ? destination.participants.find((user) => user.id === botId) : await findUserById(tx, botId);
     if (!bot) continue;
     // The message as the bot would fetch it: raw Markdown with the rendered HTML beside it (2.3).
     const fields = messageFields(parts, { ...messageViewerIn(realm, bot), linkifiers });
     const message = forClient(fields, { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true, emptyTopicDisplayName: "", keepRenderedContent: true }, true);
-    enqueueOutbox(tx, { kind: "outgoing_webhook", payload: { bot_id: botId, trigger, message: message as OutgoingWebhookPayload["message"], reply_to } }, now());
+    await enqueueOutbox(tx, { kind: "outgoing_webhook", payload: { bot_id: botId, trigger, message: message as OutgoingWebhookPayload["message"], reply_to } }, now());
   }
 }

@@ -34,15 +34,15 @@ interface NewReset {
 }
 
 /** A fresh link for `target`, retiring older ones; mailed when `mail` names who asked. */
-function createReset(tx: Tx, target: User, createdBy: User, mail: { requestedBy: string | null } | null, at: number): NewReset {
+async function createReset(tx: Tx, target: User, createdBy: User, mail: { requestedBy: string | null } | null, at: number): Promise<NewReset> {
   const token = newSessionToken();
   const expiresAt = at + RESET_VALIDITY_SECONDS;
-  retireUnusedPasswordResets(tx, target.id, at);
-  const reset = insertPasswordReset(tx, { tokenHash: hashToken(token), userId: target.id, createdById: createdBy.id, createdAt: at, expiresAt });
-  const realm = getRealm(tx);
+  await retireUnusedPasswordResets(tx, target.id, at);
+  const reset = await insertPasswordReset(tx, { tokenHash: hashToken(token), userId: target.id, createdById: createdBy.id, createdAt: at, expiresAt });
+  const realm = await getRealm(tx);
   const url = resetLink(realm.url, token);
   if (mail) {
-    enqueueOutbox(
+    await enqueueOutbox(
       tx,
       {
         kind: "password_reset_email",
@@ -67,12 +67,12 @@ function createReset(tx: Tx, target: User, createdBy: User, mail: { requestedBy:
  * POST /users/{user_id}/password_reset: an administrator mails the person a link, or (without
  * `sendEmail`) gets the link to hand over themselves.
  */
-export function resetPasswordByAdministrator(actor: User, userId: number, sendEmail: boolean): { expiry_date: number; reset_url?: string } {
-  if (sendEmail && !resetMailConfigured()) throw badRequest("This server cannot send e-mail (no mail server is configured): create a one-time link instead.");
+export async function resetPasswordByAdministrator(actor: User, userId: number, sendEmail: boolean): Promise<{ expiry_date: number; reset_url?: string }> {
+  if (sendEmail && !(await resetMailConfigured())) throw badRequest("This server cannot send e-mail (no mail server is configured): create a one-time link instead.");
   const at = now();
-  return write((tx) => {
-    const target = accessPasswordResetTarget(tx, actor, userId);
-    const reset = createReset(tx, target, actor, sendEmail ? { requestedBy: actor.fullName } : null, at);
+  return await write(async (tx) => {
+    const target = await accessPasswordResetTarget(tx, actor, userId);
+    const reset = await createReset(tx, target, actor, sendEmail ? { requestedBy: actor.fullName } : null, at);
     return sendEmail ? { expiry_date: reset.expiresAt } : { expiry_date: reset.expiresAt, reset_url: reset.url };
   });
 }
@@ -97,7 +97,7 @@ function limits(): ForgotLimits {
  * addresses are counted and answered exactly alike, so the answer tells nobody whether an
  * account exists. Throws RATE_LIMIT_HIT past the limits.
  */
-export function requestPasswordReset(email: string, clientAddress: string) {
+export async function requestPasswordReset(email: string, clientAddress: string) {
   const account = normalizeEmail(email);
   const from = addressKey(clientAddress);
   const { accounts, addresses } = limits();
@@ -106,12 +106,12 @@ export function requestPasswordReset(email: string, clientAddress: string) {
   if (waitMs > 0) throw rateLimited(Math.ceil(waitMs / 1000));
   accounts.recordFailure(account, at);
   addresses.recordFailure(from, at);
-  if (!resetMailConfigured() || account === "") return;
+  if (!(await resetMailConfigured()) || account === "") return;
   const seconds = now();
-  write((tx) => {
-    const user = selfServiceResetAccount(findUserByEmail(tx, account));
-    if (!user || getRealm(tx).deactivated) return;
-    createReset(tx, user, user, { requestedBy: null }, seconds);
+  await write(async (tx) => {
+    const user = selfServiceResetAccount(await findUserByEmail(tx, account));
+    if (!user || (await getRealm(tx)).deactivated) return;
+    await createReset(tx, user, user, { requestedBy: null }, seconds);
   });
 }
 
@@ -124,12 +124,12 @@ export async function completePasswordReset(token: string, password: string): Pr
   // Hashing is slow and must not hold the write lock; the link is checked again inside.
   const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
   const at = now();
-  return write((tx) => {
-    const { reset, user } = usablePasswordReset(tx, token, at);
-    updateUser(tx, user.id, { passwordHash });
-    markPasswordResetUsed(tx, reset.id, at);
-    retireUnusedPasswordResets(tx, user.id, at);
-    deleteSessionsOf(tx, user.id, null);
+  return await write(async (tx) => {
+    const { reset, user } = await usablePasswordReset(tx, token, at);
+    await updateUser(tx, user.id, { passwordHash });
+    await markPasswordResetUsed(tx, reset.id, at);
+    await retireUnusedPasswordResets(tx, user.id, at);
+    await deleteSessionsOf(tx, user.id, null);
     return { ...user, passwordHash };
   });
 }

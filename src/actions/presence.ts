@@ -52,14 +52,14 @@ const sharesPresence = (user: User) => !user.isBot && user.settings.presence_ena
  * but still gets the listing. The listing is in the modern format when the client sent
  * last_update_id or slim_presence; with ping_only there is none.
  */
-export function updateOwnPresence(user: User, input: PresenceInput) {
+export async function updateOwnPresence(user: User, input: PresenceInput) {
   if (!(PRESENCE_STATUSES as readonly string[]).includes(input.status)) throw badRequest(`Invalid status: ${input.status}`);
-  if (sharesPresence(user)) recordReport(user, input.status as PresenceStatus, now());
+  if (sharesPresence(user)) await recordReport(user, input.status as PresenceStatus, now());
   if (input.ping_only) return {};
-  return read((db) => {
-    const viewer = findUserById(db, user.id) ?? user;
+  return await read(async (db) => {
+    const viewer = (await findUserById(db, user.id)) ?? user;
     const query = { slim: input.last_update_id !== undefined || input.slim_presence === true, lastUpdateId: input.last_update_id, historyDays: input.history_limit_days ?? DEFAULT_PRESENCE_HISTORY_DAYS };
-    const { presences, presence_last_update_id } = presenceListing(db, viewer, getRealm(db), query);
+    const { presences, presence_last_update_id } = await presenceListing(db, viewer, await getRealm(db), query);
     return { presences, server_timestamp: Date.now() / 1000, presence_last_update_id };
   });
 }
@@ -77,7 +77,7 @@ function reportedTimes(entry: StoredPresence | undefined, status: PresenceStatus
   return activeTime === entry.activeTime && connectedTime === entry.connectedTime ? null : { activeTime, connectedTime };
 }
 
-function recordReport(user: User, status: PresenceStatus, at: number) {
+async function recordReport(user: User, status: PresenceStatus, at: number) {
   const entry = storedPresence(user.id);
   const before = entry ? shownPresence(presenceTimes(entry, user), at) : "offline";
   const times = reportedTimes(entry, status, at);
@@ -86,8 +86,8 @@ function recordReport(user: User, status: PresenceStatus, at: number) {
   // Coming online is always told; otherwise only a change from what was told last.
   if (before !== "offline" && after === (announcedPresence(user.id) ?? before)) return;
   noteAnnouncedPresence(user.id, after);
-  // No await since the entry changed: a register in between would miss this event.
-  write((tx) => announce(tx, user.id, updated, false));
+  // Queued with nothing awaited since the entry changed: a register in between would miss this event.
+  await write((tx) => announce(tx, user.id, updated, false));
 }
 
 /**
@@ -95,21 +95,21 @@ function recordReport(user: User, status: PresenceStatus, at: number) {
  * transaction. Turning it off makes the user look as if last online a few minutes before
  * (the reference does the same), turning it on makes them active now; everyone is told.
  */
-export function presenceSharingChanged(tx: Tx, user: User, enabled: boolean) {
+export async function presenceSharingChanged(tx: Tx, user: User, enabled: boolean) {
   if (user.isBot) return;
   const at = now();
   const hiddenSince = at - presenceTiming().offlineThresholdSeconds - 120;
   const entry = putPresence(user.id, enabled ? { activeTime: at, connectedTime: at } : { activeTime: hiddenSince, connectedTime: hiddenSince });
   noteAnnouncedPresence(user.id, shownPresence(presenceTimes(entry, user), at));
-  announce(tx, user.id, entry, true);
+  await announce(tx, user.id, entry, true);
 }
 
 /** One presence event per form of the user's address, to every active user who may see them. */
-function announce(tx: Tx, userId: number, entry: StoredPresence, always: boolean) {
-  const user = findUserById(tx, userId);
+async function announce(tx: Tx, userId: number, entry: StoredPresence, always: boolean) {
+  const user = await findUserById(tx, userId);
   if (!user?.isActive) return;
-  const realm = getRealm(tx);
-  const { seeing } = splitAudienceByAccess(tx, user, realm);
+  const realm = await getRealm(tx);
+  const { seeing } = await splitAudienceByAccess(tx, user, realm);
   if (!always && seeing.length > MAX_AUDIENCE_FOR_PRESENCE_EVENTS) return;
   const times = presenceTimes(entry, user);
   // Whole seconds: the reference's type is "number", and the mobile app reads an int.

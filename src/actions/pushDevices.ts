@@ -22,17 +22,17 @@ function checkHuman(user: User) {
   if (user.isBot) throw badRequest("This endpoint does not accept bot requests.");
 }
 
-export function registerPushDevice(user: User, kind: PushDeviceKind, token: string, appId: string | null) {
+export async function registerPushDevice(user: User, kind: PushDeviceKind, token: string, appId: string | null) {
   checkHuman(user);
   checkToken(kind, token);
   if (appId !== null && !APP_ID.test(appId)) throw badRequest("Invalid app ID");
-  write((tx) => savePushDevice(tx, { userId: user.id, kind, token, appId, lastUpdated: now() }));
+  await write((tx) => savePushDevice(tx, { userId: user.id, kind, token, appId, lastUpdated: now() }));
 }
 
-export function unregisterPushDevice(user: User, kind: PushDeviceKind, token: string) {
+export async function unregisterPushDevice(user: User, kind: PushDeviceKind, token: string) {
   checkHuman(user);
   checkToken(kind, token);
-  write((tx) => {
-    if (!deletePushDevice(tx, user.id, kind, token)) throw badRequest("Token does not exist");
+  await write(async (tx) => {
+    if (!(await deletePushDevice(tx, user.id, kind, token))) throw badRequest("Token does not exist");
   });
 }

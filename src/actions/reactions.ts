@@ -33,8 +33,8 @@ export function reactionType(value: string): ReactionType {
 }
 
 /** The emoji a bare name means, as in the reference: an active custom emoji first, then the built-in extra emoji, then Unicode. */
-export function emojiForName(db: Reader, name: string): EmojiKey {
-  const custom = findActiveRealmEmojiByName(db, name);
+export async function emojiForName(db: Reader, name: string): Promise<EmojiKey> {
+  const custom = await findActiveRealmEmojiByName(db, name);
   if (custom) return { emojiCode: String(custom.id), reactionType: "realm_emoji" };
   const extra = extraEmojiCodeForName(name);
   if (extra !== undefined) return { emojiCode: extra, reactionType: "svc_extra_emoji" };
@@ -44,10 +44,10 @@ export function emojiForName(db: Reader, name: string): EmojiKey {
 }
 
 /** Why a code names no emoji in its namespace, or null when it names one (deactivated custom emoji included). */
-function invalidCode(db: Reader, key: EmojiKey): string | null {
+async function invalidCode(db: Reader, key: EmojiKey): Promise<string | null> {
   switch (key.reactionType) {
     case "realm_emoji":
-      return findRealmEmojiById(db, key.emojiCode) ? null : "Invalid custom emoji.";
+      return await findRealmEmojiById(db, key.emojiCode) ? null : "Invalid custom emoji.";
     case "svc_extra_emoji":
       return isExtraEmojiCode(key.emojiCode) ? null : "Invalid emoji code.";
     case "unicode_emoji":
@@ -56,11 +56,11 @@ function invalidCode(db: Reader, key: EmojiKey): string | null {
 }
 
 /** Whether name and code make an emoji that may be newly used (a reaction or a status), with the reference's messages. */
-export function checkNewEmoji(db: Reader, name: string, key: EmojiKey) {
-  const problem = invalidCode(db, key);
+export async function checkNewEmoji(db: Reader, name: string, key: EmojiKey) {
+  const problem = await invalidCode(db, key);
   if (problem) throw badRequest(problem);
   if (key.reactionType === "realm_emoji") {
-    const custom = findRealmEmojiById(db, key.emojiCode)!;
+    const custom = (await findRealmEmojiById(db, key.emojiCode))!;
     if (custom.name !== name) throw badRequest("Invalid custom emoji name.");
     if (custom.deactivated) throw badRequest("This custom emoji has been deactivated.");
     return;
@@ -69,26 +69,26 @@ export function checkNewEmoji(db: Reader, name: string, key: EmojiKey) {
   if (!nameMatches) throw badRequest("Invalid emoji name.");
 }
 
-export function addReaction(user: User, messageId: number, input: ReactionInput & { emoji_name: string }) {
-  write((tx) => {
-    const { message, channel } = accessMessage(tx, user, messageId, { modifying: true });
+export async function addReaction(user: User, messageId: number, input: ReactionInput & { emoji_name: string }) {
+  await write(async (tx) => {
+    const { message, channel } = await accessMessage(tx, user, messageId, { modifying: true });
     const key =
       input.emoji_code === undefined || input.reaction_type === undefined
-        ? emojiForName(tx, input.emoji_name)
+        ? await emojiForName(tx, input.emoji_name)
         : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type) };
-    if (findReaction(tx, message.id, user.id, key)) throw new ApiError("REACTION_ALREADY_EXISTS", "Reaction already exists.");
+    if (await findReaction(tx, message.id, user.id, key)) throw new ApiError("REACTION_ALREADY_EXISTS", "Reaction already exists.");
     // Reacting with an emoji someone already used is a vote for their reaction: it keeps its
     // name (and stays valid even if that emoji could no longer start a new reaction).
-    const existing = findReactionWithEmoji(tx, message.id, key);
-    if (!existing) checkNewEmoji(tx, input.emoji_name, key);
-    const reaction = insertReaction(tx, { messageId: message.id, userId: user.id, emojiName: existing?.emojiName ?? input.emoji_name, ...key });
-    emitReaction(tx, "add", reaction, user, messageAudience(tx, channel, [message]));
+    const existing = await findReactionWithEmoji(tx, message.id, key);
+    if (!existing) await checkNewEmoji(tx, input.emoji_name, key);
+    const reaction = await insertReaction(tx, { messageId: message.id, userId: user.id, emojiName: existing?.emojiName ?? input.emoji_name, ...key });
+    await emitReaction(tx, "add", reaction, user, await messageAudience(tx, channel, [message]));
   });
 }
 
-export function removeReaction(user: User, messageId: number, input: ReactionInput) {
-  write((tx) => {
-    const { message, channel } = accessMessage(tx, user, messageId, { modifying: true });
+export async function removeReaction(user: User, messageId: number, input: ReactionInput) {
+  await write(async (tx) => {
+    const { message, channel } = await accessMessage(tx, user, messageId, { modifying: true });
     if (input.emoji_code === undefined && input.emoji_name === undefined) {
       throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
     }
@@ -96,22 +96,22 @@ export function removeReaction(user: User, messageId: number, input: ReactionInp
     // is looked up as for a new reaction.
     const key =
       input.emoji_code === undefined
-        ? emojiForName(tx, input.emoji_name!)
+        ? await emojiForName(tx, input.emoji_name!)
         : { emojiCode: input.emoji_code, reactionType: reactionType(input.reaction_type ?? "unicode_emoji") };
-    const reaction = findReaction(tx, message.id, user.id, key);
+    const reaction = await findReaction(tx, message.id, user.id, key);
     if (!reaction) {
-      const problem = input.emoji_code === undefined ? null : invalidCode(tx, key);
+      const problem = input.emoji_code === undefined ? null : await invalidCode(tx, key);
       throw problem ? badRequest(problem) : new ApiError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
     }
-    deleteReaction(tx, reaction.id);
-    emitReaction(tx, "remove", reaction, user, messageAudience(tx, channel, [message]));
+    await deleteReaction(tx, reaction.id);
+    await emitReaction(tx, "remove", reaction, user, await messageAudience(tx, channel, [message]));
   });
 }
 
 /** Everyone who hears of the message's changes, and the reactor, who may not be subscribed. */
-function emitReaction(tx: Tx, op: ReactionEvent["op"], reaction: Reaction, user: User, audience: number[]) {
+async function emitReaction(tx: Tx, op: ReactionEvent["op"], reaction: Reaction, user: User, audience: number[]) {
   // The deprecated `user` object goes to everyone alike, so it shows the address anyone may see.
-  const email = canSeeDeliveryEmail({ id: 0, role: Role.GUEST }, user) ? user.email : standInEmail(user.id, realmHost(getRealm(tx)));
+  const email = canSeeDeliveryEmail({ id: 0, role: Role.GUEST }, user) ? user.email : standInEmail(user.id, realmHost(await getRealm(tx)));
   const event: ReactionEvent = {
     type: "reaction",
     op,

@@ -65,15 +65,15 @@ function checkEmojiImage(bytes: Uint8Array): EmojiImage {
 }
 
 /** The reference's require_member_or_admin, then can_add_custom_emoji_group. */
-function requireEmojiAdder(db: Reader, actor: User) {
+async function requireEmojiAdder(db: Reader, actor: User) {
   if (isGuest(actor.role)) throw badRequest("Not allowed for guest users");
   if (actor.isBot) throw badRequest("This endpoint does not accept bot requests.");
-  if (!isUserInGroup(db, actor.id, getRealm(db).settings.can_add_custom_emoji_group)) throw badRequest("Insufficient permission");
+  if (!(await isUserInGroup(db, actor.id, (await getRealm(db)).settings.can_add_custom_emoji_group))) throw badRequest("Insufficient permission");
 }
 
 /** Everyone in the organization gets the whole set (clients replace theirs). */
-function announceRealmEmoji(tx: Tx) {
-  tx.emit({ type: "realm_emoji", op: "update", realm_emoji: realmEmojiDictionary(listRealmEmoji(tx)) }, activeUserIds(tx));
+async function announceRealmEmoji(tx: Tx) {
+  tx.emit({ type: "realm_emoji", op: "update", realm_emoji: realmEmojiDictionary(await listRealmEmoji(tx)) }, await activeUserIds(tx));
 }
 
 /**
@@ -83,21 +83,21 @@ function announceRealmEmoji(tx: Tx) {
  */
 export async function uploadRealmEmoji(actor: User, rawName: string, files: readonly File[]) {
   const name = checkEmojiName(rawName);
-  const check = (db: Tx | Reader) => {
-    requireEmojiAdder(db, actor);
-    if (findActiveRealmEmojiByName(db, name)) throw badRequest("A custom emoji with this name already exists.");
+  const check = async (db: Tx | Reader) => {
+    await requireEmojiAdder(db, actor);
+    if (await findActiveRealmEmojiByName(db, name)) throw badRequest("A custom emoji with this name already exists.");
   };
-  read(check);
+  await read(check);
   const bytes = await onlyFile(files);
   if (isBuiltInName(name) && !isAdministrator(actor.role)) throw badRequest("Only administrators can override built-in emoji.");
   const image = checkEmojiImage(bytes);
   const stored = await storeFileBytes(bytes);
   rememberAnimation(stored.sha256, image.animated);
-  write((tx) => {
+  await write(async (tx) => {
     // Checked again: the permission or the name may have changed while the file was read.
-    check(tx);
+    await check(tx);
     const extension = image.format === "jpeg" ? "jpg" : image.format;
-    insertRealmEmoji(tx, {
+    await insertRealmEmoji(tx, {
       name,
       authorId: actor.id,
       sha256: stored.sha256,
@@ -106,17 +106,17 @@ export async function uploadRealmEmoji(actor: User, rawName: string, files: read
       fileName: `${randomBytes(8).toString("hex")}.${extension}`,
       createTime: now(),
     });
-    announceRealmEmoji(tx);
+    await announceRealmEmoji(tx);
   });
 }
 
 /** DELETE /realm/emoji/{emoji_name}: the author or an administrator; 404 for no active emoji of that name. */
-export function deactivateCustomEmoji(actor: User, name: string) {
-  write((tx) => {
-    const emoji = findActiveRealmEmojiByName(tx, name);
+export async function deactivateCustomEmoji(actor: User, name: string) {
+  await write(async (tx) => {
+    const emoji = await findActiveRealmEmojiByName(tx, name);
     if (!emoji) throw new ApiError("BAD_REQUEST", `Emoji '${name}' does not exist`, {}, { status: 404 });
     if (!isAdministrator(actor.role) && emoji.authorId !== actor.id) throw badRequest("Must be an organization administrator or emoji author");
-    deactivateRealmEmoji(tx, emoji.id);
-    announceRealmEmoji(tx);
+    await deactivateRealmEmoji(tx, emoji.id);
+    await announceRealmEmoji(tx);
   });
 }

@@ -112,7 +112,7 @@ const POSITIVE_OR_UNLIMITED = new Set<string>([
 const UPLOAD_QUOTAS = new Set<string>(["upload_quota_mib", "upload_quota_per_user_mib"]);
 
 /** Meaning checks the route's schema cannot make; throws BAD_REQUEST naming the setting. */
-function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
+async function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
   const bad = () => badRequest(`Bad value for '${name}': ${JSON.stringify(value)}`);
   if (POSITIVE_OR_UNLIMITED.has(name) && value !== null && !(Number.isInteger(value) && (value as number) > 0)) throw bad();
   if (name === "waiting_period_threshold" && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
@@ -122,7 +122,7 @@ function checkScalar(tx: Tx, name: EditableScalarSetting, value: unknown) {
   }
   if (UPLOAD_QUOTAS.has(name) && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) throw bad();
   if (name === "new_stream_announcements_stream_id" && value !== null) {
-    const channel = findChannelById(tx, value as number);
+    const channel = await findChannelById(tx, value as number);
     if (!channel || channel.isArchived) throw badRequest("Invalid channel ID");
   }
 }
@@ -140,11 +140,11 @@ function checkDescription(description: string): string {
 }
 
 /** A group setting's new value, checked against the setting's own rules (model/realmPermissionRules.ts). */
-function checkGroupSetting(tx: Tx, setting: EditableGroupSetting, change: GroupSettingChange, currentGroupId: number): GroupSettingValue | null {
+async function checkGroupSetting(tx: Tx, setting: EditableGroupSetting, change: GroupSettingChange, currentGroupId: number): Promise<GroupSettingValue | null> {
   const rules = REALM_GROUP_SETTING_RULES_BY_NAME[setting];
-  const value = checkGroupSettingUpdate(tx, setting, change, currentGroupId, rules);
+  const value = await checkGroupSettingUpdate(tx, setting, change, currentGroupId, rules);
   if (value !== null && rules.allowedSystemGroups && typeof value === "number") {
-    const name = findGroupById(tx, value)?.name ?? "";
+    const name = (await findGroupById(tx, value))?.name ?? "";
     if (!rules.allowedSystemGroups.includes(name)) throw badRequest(`'${setting}' setting cannot be set to '${name}' group.`);
   }
   return value;
@@ -153,37 +153,39 @@ function checkGroupSetting(tx: Tx, setting: EditableGroupSetting, change: GroupS
 /** What the response tells of each change, as the reference's does: strings as "updated". */
 type ChangedData = Record<string, unknown>;
 
-export function updateRealmSettings(actor: User, changes: RealmChanges): ChangedData {
+export async function updateRealmSettings(actor: User, changes: RealmChanges): Promise<ChangedData> {
   requireAdministrator(actor, "change the organization's settings");
   const named = [...Object.keys(changes.settings), ...Object.keys(changes.groupSettings)];
   if (named.some((name) => OWNER_ONLY.has(name)) && !isOwner(actor.role)) throw ownerRequired();
   const name = changes.name === undefined ? undefined : checkName(changes.name);
   const description = changes.description === undefined ? undefined : checkDescription(changes.description);
 
-  return write((tx) => {
-    const realm = getRealm(tx);
+  return await write(async (tx) => {
+    const realm = await getRealm(tx);
     const current = realm.settings;
-    const scalars = (Object.entries(changes.settings) as Array<[EditableScalarSetting, unknown]>).filter(([setting, value]) => {
-      checkScalar(tx, setting, value);
-      return current[setting] !== value;
-    });
-    const groups = (Object.entries(changes.groupSettings) as Array<[EditableGroupSetting, GroupSettingChange]>).flatMap(([setting, change]) => {
-      const value = checkGroupSetting(tx, setting, change, current[setting]);
-      return value === null ? [] : [[setting, value] as const];
-    });
+    const scalars: Array<[EditableScalarSetting, unknown]> = [];
+    for (const [setting, value] of Object.entries(changes.settings) as Array<[EditableScalarSetting, unknown]>) {
+      await checkScalar(tx, setting, value);
+      if (current[setting] !== value) scalars.push([setting, value]);
+    }
+    const groups: Array<readonly [EditableGroupSetting, GroupSettingValue]> = [];
+    for (const [setting, change] of Object.entries(changes.groupSettings) as Array<[EditableGroupSetting, GroupSettingChange]>) {
+      const value = await checkGroupSetting(tx, setting, change, current[setting]);
+      if (value !== null) groups.push([setting, value]);
+    }
 
-    const everyone = activeUserIds(tx);
+    const everyone = await activeUserIds(tx);
     const announce = (event: Parameters<Tx["emit"]>[0]) => tx.emit(event, everyone);
     const dict = (data: RealmUpdateDictEvent["data"]) => announce({ type: "realm", op: "update_dict", property: "default", data });
     const data: ChangedData = {};
 
     if (name !== undefined && name !== realm.name) {
-      updateRealm(tx, { name });
+      await updateRealm(tx, { name });
       announce({ type: "realm", op: "update", property: "name", value: name });
       data.name = "updated";
     }
     if (description !== undefined && description !== realm.description) {
-      updateRealm(tx, { description });
+      await updateRealm(tx, { description });
       dict({ description });
       data.description = "updated";
     }
@@ -191,12 +193,12 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
     const settings: RealmSettings = { ...current };
     const storedAt = now();
     for (const [setting, value] of groups) {
-      const newGroupId = storeGroupSettingValue(tx, value, current[setting], storedAt);
-      releaseGroupSettingValue(tx, current[setting], newGroupId);
+      const newGroupId = await storeGroupSettingValue(tx, value, current[setting], storedAt);
+      await releaseGroupSettingValue(tx, current[setting], newGroupId);
       settings[setting] = newGroupId;
     }
     for (const [setting, value] of scalars) (settings as Record<string, unknown>)[setting] = value;
-    if (scalars.length + groups.length > 0) updateRealm(tx, { settings });
+    if (scalars.length + groups.length > 0) await updateRealm(tx, { settings });
 
     for (const [setting, value] of scalars) {
       const shown = value === null && NULL_AS_MINUS_ONE.has(setting) ? -1 : (value as string | number | boolean | null);
@@ -205,10 +207,10 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
       else if (setting === "max_file_upload_size_mib") dict({ max_file_upload_size_mib: uploadLimitMib(value as number) });
       else if (DICT_SCALARS.has(setting)) dict({ [setting]: shown });
       else announce({ type: "realm", op: "update", property: setting, value: shown });
-      if (setting === "waiting_period_threshold") syncFullMembers(tx, value as number);
+      if (setting === "waiting_period_threshold") await syncFullMembers(tx, value as number);
     }
     for (const [setting] of groups) {
-      const value = groupSettingApiValue(tx, settings[setting]);
+      const value = await groupSettingApiValue(tx, settings[setting]);
       dict({ [setting]: value });
       data[setting] = value;
     }
@@ -217,6 +219,6 @@ export function updateRealmSettings(actor: User, changes: RealmChanges): Changed
 }
 
 /** A setting another action changed as a consequence (archiving the announcements channel): told like a PATCH /realm change. */
-export function announceRealmUpdate(tx: Tx, property: string, value: string | number | boolean | null) {
-  tx.emit({ type: "realm", op: "update", property, value }, activeUserIds(tx));
+export async function announceRealmUpdate(tx: Tx, property: string, value: string | number | boolean | null) {
+  tx.emit({ type: "realm", op: "update", property, value }, await activeUserIds(tx));
 }

@@ -27,39 +27,39 @@ function checked(field: keyof typeof LIMITS, value: string): string {
 }
 
 /** Another user's snippet answers exactly as an unknown ID does (404, BAD_REQUEST, as the reference). */
-function accessOwnSnippet(tx: Tx, user: User, id: number): SavedSnippet {
-  const snippet = findOwnSavedSnippet(tx, user.id, id);
+async function accessOwnSnippet(tx: Tx, user: User, id: number): Promise<SavedSnippet> {
+  const snippet = await findOwnSavedSnippet(tx, user.id, id);
   if (!snippet) throw new ApiError("BAD_REQUEST", "Saved snippet does not exist.", {}, { status: 404 });
   return snippet;
 }
 
-export function createSavedSnippet(user: User, input: { title: string; content: string }): number {
+export async function createSavedSnippet(user: User, input: { title: string; content: string }): Promise<number> {
   const title = checked("Title", input.title);
   const content = checked("Content", input.content);
-  return write((tx) => {
-    const snippet = insertSavedSnippet(tx, { userId: user.id, title, content, dateCreated: now() });
+  return await write(async (tx) => {
+    const snippet = await insertSavedSnippet(tx, { userId: user.id, title, content, dateCreated: now() });
     tx.emit({ type: "saved_snippets", op: "add", saved_snippet: savedSnippetToApi(snippet) }, [user.id]);
     return snippet.id;
   });
 }
 
-export function editSavedSnippet(user: User, id: number, input: SnippetChanges) {
+export async function editSavedSnippet(user: User, id: number, input: SnippetChanges) {
   const changes: SnippetChanges = {};
   if (input.title !== undefined) changes.title = checked("Title", input.title);
   if (input.content !== undefined) changes.content = checked("Content", input.content);
-  write((tx) => {
-    const snippet = accessOwnSnippet(tx, user, id);
+  await write(async (tx) => {
+    const snippet = await accessOwnSnippet(tx, user, id);
     // Nothing asked for: no spurious event.
     if (changes.title === undefined && changes.content === undefined) return;
-    const updated = updateSavedSnippet(tx, snippet.id, changes);
+    const updated = await updateSavedSnippet(tx, snippet.id, changes);
     tx.emit({ type: "saved_snippets", op: "update", saved_snippet: savedSnippetToApi(updated) }, [user.id]);
   });
 }
 
-export function removeSavedSnippet(user: User, id: number) {
-  write((tx) => {
-    const snippet = accessOwnSnippet(tx, user, id);
-    deleteSavedSnippet(tx, snippet.id);
+export async function removeSavedSnippet(user: User, id: number) {
+  await write(async (tx) => {
+    const snippet = await accessOwnSnippet(tx, user, id);
+    await deleteSavedSnippet(tx, snippet.id);
     tx.emit({ type: "saved_snippets", op: "remove", saved_snippet_id: snippet.id }, [user.id]);
   });
 }

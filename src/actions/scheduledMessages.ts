@@ -87,44 +87,44 @@ interface Checked {
 }
 
 /** The message as a send would check it now: where it goes, the sender's right to post there, its text. */
-function checkMessage(tx: Tx, sender: User, kind: "stream" | "private", to: string, topic: string | undefined, rawContent: string, client: string): Checked {
-  const realm = getRealm(tx);
+async function checkMessage(tx: Tx, sender: User, kind: "stream" | "private", to: string, topic: string | undefined, rawContent: string, client: string): Promise<Checked> {
+  const realm = await getRealm(tx);
   const content = normalizeContent(rawContent);
   if (kind === "stream") {
     const channelId = channelIdOf(to);
     const normalizedTopic = normalizeTopic(topic, realm.settings);
     try {
-      resolveDestination(tx, sender, realm, { kind: "channel", channelId });
+      await resolveDestination(tx, sender, realm, { kind: "channel", channelId });
     } catch (error) {
       throw channelByIdError(error, channelId);
     }
-    const rendered = renderForSending(tx, sender, realm, content);
+    const rendered = await renderForSending(tx, sender, realm, content);
     return { fields: { type: "stream", to: [channelId], topic: normalizedTopic, content, renderedContent: rendered.html, client }, toSelf: false };
   }
-  const destination = resolveDestination(tx, sender, realm, { kind: "direct", userIds: userIdsOf(to) });
+  const destination = await resolveDestination(tx, sender, realm, { kind: "direct", userIds: userIdsOf(to) });
   if (destination.kind !== "direct") throw new Error("A direct address resolved to a channel");
   const participants = destination.participants.map((user) => user.id);
-  const rendered = renderForSending(tx, sender, realm, content);
+  const rendered = await renderForSending(tx, sender, realm, content);
   return { fields: { type: "private", to: participants, topic: "", content, renderedContent: rendered.html, client }, toSelf: participants.length === 1 };
 }
 
 const scheduledMessageDoesNotExist = () => new ApiError("BAD_REQUEST", "Scheduled message does not exist", {}, { status: 404 });
 
-function accessScheduledMessage(tx: Tx, sender: User, id: number): ScheduledMessage {
-  const row = findScheduledMessage(tx, sender.id, id);
+async function accessScheduledMessage(tx: Tx, sender: User, id: number): Promise<ScheduledMessage> {
+  const row = await findScheduledMessage(tx, sender.id, id);
   if (!row) throw scheduledMessageDoesNotExist();
   return row;
 }
 
 /** POST /scheduled_messages (spec 4.2): Pending until its time; the sender's clients hear of it. */
-export function scheduleMessage(sender: User, request: ScheduleRequest): { scheduled_message_id: number } {
+export async function scheduleMessage(sender: User, request: ScheduleRequest): Promise<{ scheduled_message_id: number }> {
   const kind = kindOf(request.type);
   checkFuture(request.scheduledDeliveryTimestamp);
-  return write((tx) => {
-    const { fields, toSelf } = checkMessage(tx, sender, kind, request.to, request.topic, request.content, request.client);
+  return await write(async (tx) => {
+    const { fields, toSelf } = await checkMessage(tx, sender, kind, request.to, request.topic, request.content, request.client);
     // The reference's default: read by the sender when typed in a person's client, unless it is to themselves only.
     const readBySender = request.readBySender ?? (isHumanClient(request.client) && !toSelf);
-    const row = insertScheduledMessage(tx, sender.id, { ...fields, scheduledTimestamp: request.scheduledDeliveryTimestamp, readBySender });
+    const row = await insertScheduledMessage(tx, sender.id, { ...fields, scheduledTimestamp: request.scheduledDeliveryTimestamp, readBySender });
     tx.emit({ type: "scheduled_messages", op: "add", scheduled_messages: [scheduledMessageToApi(row)] }, [sender.id]);
     return { scheduled_message_id: row.id };
   });
@@ -135,7 +135,7 @@ export function scheduleMessage(sender: User, request: ScheduleRequest): { sched
  * for a channel); changing where it goes or what it says checks the message again; a message
  * whose delivery failed needs a new time, and the edit clears the failure.
  */
-export function editScheduledMessage(sender: User, id: number, edit: ScheduledEdit) {
+export async function editScheduledMessage(sender: User, id: number, edit: ScheduledEdit) {
   if (edit.type === undefined && edit.to === undefined && edit.topic === undefined && edit.content === undefined && edit.scheduledDeliveryTimestamp === undefined) {
     throw badRequest("Nothing to change");
   }
@@ -143,8 +143,8 @@ export function editScheduledMessage(sender: User, id: number, edit: ScheduledEd
   if (newKind !== undefined && edit.to === undefined) throw badRequest("Recipient required when updating type of scheduled message.");
   if (newKind === "stream" && edit.topic === undefined) throw badRequest("Topic required when updating scheduled message type to stream.");
   if (edit.scheduledDeliveryTimestamp !== undefined) checkFuture(edit.scheduledDeliveryTimestamp);
-  write((tx) => {
-    const row = accessScheduledMessage(tx, sender, id);
+  await write(async (tx) => {
+    const row = await accessScheduledMessage(tx, sender, id);
     if (row.delivered) throw badRequest("Scheduled message was already sent");
     if (row.failed && edit.scheduledDeliveryTimestamp === undefined) throw badRequest("Scheduled delivery time must be in the future.");
     const changes: Partial<ScheduledMessageFields> = { client: edit.client };
@@ -152,22 +152,22 @@ export function editScheduledMessage(sender: User, id: number, edit: ScheduledEd
       const kind = newKind ?? row.type;
       const to = edit.to ?? JSON.stringify(kind === "stream" ? row.to[0] : row.to);
       const topic = edit.topic ?? row.topic;
-      Object.assign(changes, checkMessage(tx, sender, kind, to, topic, edit.content ?? row.content, edit.client).fields);
+      Object.assign(changes, (await checkMessage(tx, sender, kind, to, topic, edit.content ?? row.content, edit.client)).fields);
     } else if (edit.topic !== undefined && row.type === "stream") {
-      changes.topic = normalizeTopic(edit.topic, getRealm(tx).settings);
+      changes.topic = normalizeTopic(edit.topic, (await getRealm(tx)).settings);
     }
     if (edit.scheduledDeliveryTimestamp !== undefined) changes.scheduledTimestamp = edit.scheduledDeliveryTimestamp;
-    const edited = updateScheduledMessage(tx, row.id, changes);
+    const edited = await updateScheduledMessage(tx, row.id, changes);
     tx.emit({ type: "scheduled_messages", op: "update", scheduled_message: scheduledMessageToApi(edited) }, [sender.id]);
   });
 }
 
 /** DELETE /scheduled_messages/{id}: cancels it; a message already sent stays sent. */
-export function removeScheduledMessage(sender: User, id: number) {
-  write((tx) => {
-    const row = accessScheduledMessage(tx, sender, id);
+export async function removeScheduledMessage(sender: User, id: number) {
+  await write(async (tx) => {
+    const row = await accessScheduledMessage(tx, sender, id);
     if (row.delivered) throw scheduledMessageDoesNotExist();
-    deleteScheduledMessage(tx, row.id);
+    await deleteScheduledMessage(tx, row.id);
     tx.emit({ type: "scheduled_messages", op: "remove", scheduled_message_id: row.id }, [sender.id]);
   });
 }

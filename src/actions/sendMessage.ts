@@ -57,7 +57,7 @@ interface Draft {
   localEcho?: { queueId: string; localId: string };
 }
 
-function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageRequest): Draft {
+async function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageRequest): Promise<Draft> {
   const address = parseAddress(request.type, request.to);
   if (request.queueId !== undefined && request.localId === undefined) throw badRequest("Missing 'local_id' argument");
   const content = normalizeContent(request.content);
@@ -67,7 +67,7 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
     address,
     content,
     topic,
-    rendered: renderForSending(db, sender, realm, content),
+    rendered: await renderForSending(db, sender, realm, content),
     client: request.client,
     readBySender: request.readBySender ?? isHumanClient(request.client),
     localEcho: request.queueId !== undefined ? { queueId: request.queueId, localId: request.localId! } : undefined,
@@ -80,37 +80,37 @@ function prepare(db: Reader, sender: User, realm: Realm, request: SendMessageReq
  * rows, and emits the events that go out once it commits. Sends arriving together share one
  * transaction (db/groupCommit.ts); each is answered after that commit.
  */
-export function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+export async function sendMessage(sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
   // Not in a read transaction: nothing here needs one snapshot, and opening one costs.
-  const draft = readWithoutSnapshot((db) => prepare(db, sender, getRealm(db), request));
-  return writeSend((tx) => store(tx, sender, draft));
+  const draft = await readWithoutSnapshot(async (db) => prepare(db, sender, await getRealm(db), request));
+  return await writeSend((tx) => store(tx, sender, draft));
 }
 
 /** Sends from inside another action's transaction (the notification bot's announcements). */
-export function sendMessageInTransaction(tx: SendTx, sender: User, request: SendMessageRequest): SendMessageResult {
-  return store(tx, sender, prepare(tx, sender, getRealm(tx), request));
+export async function sendMessageInTransaction(tx: SendTx, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+  return await store(tx, sender, await prepare(tx, sender, await getRealm(tx), request));
 }
 
 // The sender is usually subscribed already; the list is then shared, not copied.
 const withSender = (subscriberIds: readonly number[], senderId: number): readonly number[] => (subscriberIds.includes(senderId) ? subscriberIds : [...subscriberIds, senderId]);
 
-function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
+async function store(tx: SendTx, sender: User, draft: Draft): Promise<SendMessageResult> {
   const { realm } = draft;
-  const destination = resolveDestination(tx, sender, realm, draft.address);
+  const destination = await resolveDestination(tx, sender, realm, draft.address);
   const isChannel = destination.kind === "channel";
   const recipientIds = isChannel ? withSender(destination.subscriberIds, sender.id) : destination.participants.map((user) => user.id);
-  const bits = applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
-  addAlertWordBits(tx, bits, draft.content, sender.id, recipientIds);
-  markReadForMuters(tx, bits, sender.id, recipientIds);
+  const bits = await applyMentions(tx, sender, realm, draft.rendered, destination, draft.topic, recipientIds);
+  await addAlertWordBits(tx, bits, draft.content, sender.id, recipientIds);
+  await markReadForMuters(tx, bits, sender.id, recipientIds);
   if (draft.readBySender) bits.set(sender.id, (bits.get(sender.id) ?? 0) | Flag.READ);
 
   const where: TopicInSending | null = isChannel ? { channelId: destination.channel.id, topic: draft.topic, channelMuted: destination.senderMuted } : null;
   // Bots have no one to show followed topics to.
-  const senderChange = where && !sender.isBot ? senderTopicPolicyChange(tx, sender, where) : null;
+  const senderChange = where && !sender.isBot ? await senderTopicPolicyChange(tx, sender, where) : null;
   // Uploads the message links, if it names any (then has_attachment is set).
-  const claimed = draft.rendered.attachmentPathIds.length === 0 ? [] : claimableAttachments(tx, sender, realm, draft.rendered.attachmentPathIds);
+  const claimed = draft.rendered.attachmentPathIds.length === 0 ? [] : await claimableAttachments(tx, sender, realm, draft.rendered.attachmentPathIds);
   const sentAt = now();
-  const message = insertMessage(tx, {
+  const message = await insertMessage(tx, {
     recipientId: destination.recipientId,
     channelId: isChannel ? destination.channel.id : null,
     topic: draft.topic,
@@ -125,18 +125,18 @@ function store(tx: SendTx, sender: User, draft: Draft): SendMessageResult {
     hasImage: draft.rendered.hasImage,
     hasAttachment: claimed.length > 0,
   });
-  insertMessageFlags(tx, [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags })));
-  linkNewMessage(tx, message.id, claimed);
+  await insertMessageFlags(tx, [...bits].map(([userId, flags]) => ({ userId, messageId: message.id, recipientId: message.recipientId, flags })));
+  await linkNewMessage(tx, message.id, claimed);
   // The channel's first message: its first_message_id goes from null to this one.
-  if (isChannel && destination.channel.firstMessageId === null) refreshFirstMessageId(tx, destination.channel);
+  if (isChannel && destination.channel.firstMessageId === null) await refreshFirstMessageId(tx, destination.channel);
   if (where) {
-    const changes = [...(senderChange ? [senderChange] : []), ...mentionedTopicPolicyChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id)))];
-    applyTopicPolicyChanges(tx, where, changes, sentAt);
+    const changes = [...(senderChange ? [senderChange] : []), ...(await mentionedTopicPolicyChanges(tx, sender.id, where, draft.rendered.mentionedUserIds.filter((id) => recipientIds.includes(id))))];
+    await applyTopicPolicyChanges(tx, where, changes, sentAt);
   }
 
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
-  emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
-  queueOutgoingWebhooks(tx, realm, { message, sender, destination, mentionedUserIds: draft.rendered.mentionedUserIds });
+  await emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
+  await queueOutgoingWebhooks(tx, realm, { message, sender, destination, mentionedUserIds: draft.rendered.mentionedUserIds });
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
 }
 

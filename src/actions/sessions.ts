@@ -7,10 +7,10 @@ import { hashToken, newSessionToken } from "../http/session";
 import { now } from "../model/clock";
 
 /** A browser signs in: a new session, whose token goes into its cookie and nowhere else. */
-export function startSession(user: User, client: { userAgent: string; address: string }): string {
+export async function startSession(user: User, client: { userAgent: string; address: string }): Promise<string> {
   const token = newSessionToken();
   const at = now();
-  write((tx) =>
+  await write((tx) =>
     insertSession(tx, {
       tokenHash: hashToken(token),
       userId: user.id,
@@ -26,22 +26,22 @@ export function startSession(user: User, client: { userAgent: string; address: s
 }
 
 /** Sign-out: the session the browser holds ends. Unknown tokens are fine (already gone). */
-export function endSession(token: string) {
-  write((tx) => deleteSessionByTokenHash(tx, hashToken(token)));
+export async function endSession(token: string) {
+  await write((tx) => deleteSessionByTokenHash(tx, hashToken(token)));
 }
 
 /** A person ends one of their own sessions (another browser, a lost phone). */
-export function revokeSession(user: User, sessionId: number) {
-  write((tx) => {
-    if (!deleteSession(tx, user.id, sessionId)) throw new ApiError("BAD_REQUEST", "Invalid session ID");
+export async function revokeSession(user: User, sessionId: number) {
+  await write(async (tx) => {
+    if (!(await deleteSession(tx, user.id, sessionId))) throw new ApiError("BAD_REQUEST", "Invalid session ID");
   });
 }
 
 /** Ends every session of a user except `keepSessionId` (after a password change, say). */
-export function endOtherSessions(userId: number, keepSessionId: number | null) {
-  write((tx) => deleteSessionsOf(tx, userId, keepSessionId));
+export async function endOtherSessions(userId: number, keepSessionId: number | null) {
+  await write((tx) => deleteSessionsOf(tx, userId, keepSessionId));
 }
 
-export function removeExpiredSessions(): number {
-  return write((tx) => deleteExpiredSessions(tx, now()));
+export async function removeExpiredSessions(): Promise<number> {
+  return await write((tx) => deleteExpiredSessions(tx, now()));
 }

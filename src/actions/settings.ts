@@ -79,14 +79,14 @@ export function announceSettingChange(tx: Tx, user: User, name: UserSettingName,
 }
 
 /** Who may now see, or no longer see, the user's real address is told its new API form. */
-function announceAddressVisibility(tx: Tx, before: User, after: User) {
-  const realm = getRealm(tx);
-  const changedFor = (nowVisible: boolean) =>
-    splitAudienceByAccess(tx, after, realm)
+async function announceAddressVisibility(tx: Tx, before: User, after: User) {
+  const realm = await getRealm(tx);
+  const changedFor = async (nowVisible: boolean) =>
+    (await splitAudienceByAccess(tx, after, realm))
       .seeing.filter((viewer) => canSeeDeliveryEmail(viewer, before) !== canSeeDeliveryEmail(viewer, after) && canSeeDeliveryEmail(viewer, after) === nowVisible)
       .map((viewer) => viewer.id);
   for (const nowVisible of [true, false]) {
-    const viewers = changedFor(nowVisible);
+    const viewers = await changedFor(nowVisible);
     if (viewers.length === 0) continue;
     const delivery_email = nowVisible ? (after.deliveryEmail ?? after.email) : null;
     const new_email = nowVisible ? after.email : standInEmail(after.id, realmHost(realm));
@@ -108,29 +108,29 @@ export async function updateOwnSettings(actor: User, input: SettingsInput) {
   const requested = Object.entries(input.settings) as Array<[UserSettingName, unknown]>;
   for (const [name, value] of requested) checkSetting(name, value);
   const passwordHash = input.password === undefined ? undefined : await newPasswordHash(actor, input.password);
-  write((tx) => {
-    const user = findUserById(tx, actor.id) ?? actor;
+  await write(async (tx) => {
+    const user = (await findUserById(tx, actor.id)) ?? actor;
     if (passwordHash !== undefined) {
-      updateUser(tx, user.id, { passwordHash });
-      deleteSessionsOf(tx, user.id, input.password!.keepSessionId);
+      await updateUser(tx, user.id, { passwordHash });
+      await deleteSessionsOf(tx, user.id, input.password!.keepSessionId);
     }
-    if (fullName !== undefined && fullName !== user.fullName) renameUser(tx, user, fullName);
+    if (fullName !== undefined && fullName !== user.fullName) await renameUser(tx, user, fullName);
     const current: UserSettings = { ...defaultUserSettings(), ...user.settings, timezone: user.timezone };
     const changed = requested.filter(([name, value]) => current[name] !== value);
     if (changed.length === 0) return;
     const settings = { ...current, ...Object.fromEntries(changed) } as UserSettings;
     // The time zone is also a column: realm_user objects show it to everyone.
-    updateUser(tx, user.id, { settings, timezone: settings.timezone as string });
+    await updateUser(tx, user.id, { settings, timezone: settings.timezone as string });
     for (const [name, value] of changed) announceSettingChange(tx, user, name, value);
     const names = new Set(changed.map(([name]) => name));
-    if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, usersWhoCanSee(tx, user));
-    if (names.has("email_address_visibility")) announceAddressVisibility(tx, user, { ...user, settings });
+    if (names.has("timezone")) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, timezone: settings.timezone as string } }, await usersWhoCanSee(tx, user));
+    if (names.has("email_address_visibility")) await announceAddressVisibility(tx, user, { ...user, settings });
     if (names.has("presence_enabled")) {
       // `away` in user_status is this setting negated (spec 2.5): whoever sees the status is told.
-      tx.emit({ type: "user_status", user_id: user.id, away: settings.presence_enabled === false }, usersWhoCanSee(tx, user));
-      presenceSharingChanged(tx, user, settings.presence_enabled !== false);
+      tx.emit({ type: "user_status", user_id: user.id, away: settings.presence_enabled === false }, await usersWhoCanSee(tx, user));
+      await presenceSharingChanged(tx, user, settings.presence_enabled !== false);
     }
     // Spec 2.11: turning synchronization off deletes the server's drafts, telling no client.
-    if (names.has("enable_drafts_synchronization") && !settings.enable_drafts_synchronization) deleteDraftsOfUser(tx, user.id);
+    if (names.has("enable_drafts_synchronization") && !settings.enable_drafts_synchronization) await deleteDraftsOfUser(tx, user.id);
   });
 }

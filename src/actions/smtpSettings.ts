@@ -106,17 +106,17 @@ function refuseWhileEnvironment() {
 }
 
 /** PUT /server/smtp. */
-export function saveSmtpSettings(actor: User, input: SmtpSettingsInput) {
+export async function saveSmtpSettings(actor: User, input: SmtpSettingsInput) {
   requireAdministrator(actor, "change the mail server settings");
   refuseWhileEnvironment();
-  write((tx) => writeServerSetting(tx, SMTP_SETTING, checkSmtpSettings(input, storedSmtp(tx))));
+  await write(async (tx) => writeServerSetting(tx, SMTP_SETTING, checkSmtpSettings(input, await storedSmtp(tx))));
   delivery.settingsChanged();
 }
 
 /** DELETE /server/smtp: mail waits in the outbox again (unless the environment sets a relay). */
-export function removeSmtpSettings(actor: User) {
+export async function removeSmtpSettings(actor: User) {
   requireAdministrator(actor, "change the mail server settings");
-  write((tx) => deleteServerSetting(tx, SMTP_SETTING));
+  await write((tx) => deleteServerSetting(tx, SMTP_SETTING));
 }
 
 const givesSettings = (input: SmtpSettingsInput) => (["host", "port", "security", "user", "password", "from"] as const).some((name) => input[name] !== undefined);
@@ -132,9 +132,9 @@ export async function sendSmtpTest(actor: User, input: SmtpSettingsInput & { to?
   if (!looksLikeAddress(to)) throw badRequest(to === "" ? "Missing 'to' argument: name the address to send the test e-mail to." : `'${to}' is not a valid e-mail address.`);
   let settings: SmtpConfig;
   if (givesSettings(input)) {
-    settings = { ...checkSmtpSettings(input, read((db) => storedSmtp(db))), caFile: null };
+    settings = { ...checkSmtpSettings(input, await read((db) => storedSmtp(db))), caFile: null };
   } else {
-    const effective = effectiveSmtp();
+    const effective = await effectiveSmtp();
     if (!effective) throw badRequest("No mail server is set up yet: give its settings to test them.");
     settings = effective.settings;
   }

@@ -44,10 +44,10 @@ export type SubscribeResult = {
 };
 
 /** The people a call names (principals), or the caller. Unknown and deactivated people are refused. */
-export function resolvePrincipals(db: Reader, actor: User, principals: number[] | string[] | undefined): User[] {
+export async function resolvePrincipals(db: Reader, actor: User, principals: number[] | string[] | undefined): Promise<User[]> {
   if (!principals || principals.length === 0) return [actor];
   const wanted = [...new Set<number | string>(principals.map((p) => (typeof p === "string" ? normalizeEmail(p) : p)))];
-  const found = (typeof wanted[0] === "number" ? findUsersByIds(db, wanted as number[]) : findUsersByEmails(db, wanted as string[])).filter((user) => user.isActive);
+  const found = (typeof wanted[0] === "number" ? await findUsersByIds(db, wanted as number[]) : await findUsersByEmails(db, wanted as string[])).filter((user) => user.isActive);
   if (found.length !== wanted.length) throw badRequest("No such user");
   return found;
 }
@@ -74,13 +74,13 @@ function requestedChannels(request: SubscribeRequest): RequestedChannel[] {
   return [...byKey.values()];
 }
 
-function newChannelSettings(db: Reader, request: SubscribeRequest): NewChannelSettings {
+async function newChannelSettings(db: Reader, request: SubscribeRequest): Promise<NewChannelSettings> {
   const messageRetentionDays = parseRetentionDays(request.messageRetentionDays);
   if (messageRetentionDays === undefined) throw badRequest(`Bad value for 'message_retention_days': ${request.messageRetentionDays}`);
   const groupSettings: NewChannelSettings["groupSettings"] = {};
   for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
     const value = request.groupSettings[setting];
-    if (value !== undefined) groupSettings[setting] = checkGroupSettingValue(db, setting, value, CHANNEL_GROUP_SETTINGS[setting].rules);
+    if (value !== undefined) groupSettings[setting] = await checkGroupSettingValue(db, setting, value, CHANNEL_GROUP_SETTINGS[setting].rules);
   }
   return {
     inviteOnly: request.inviteOnly,
@@ -110,16 +110,16 @@ const PAIRS_PER_STEP = 500;
  * status 200"), for guests as for everyone. Invalid input stays an error either way.
  */
 export async function subscribeUsers(actor: User, request: SubscribeRequest): Promise<SubscribeResult> {
-  const { channels, created, targets, colors, unauthorized } = write((tx) => {
+  const { channels, created, targets, colors, unauthorized } = await write(async (tx) => {
     const wanted = requestedChannels(request);
-    const settings = newChannelSettings(tx, request);
-    const targets = resolvePrincipals(tx, actor, request.principals);
+    const settings = await newChannelSettings(tx, request);
+    const targets = await resolvePrincipals(tx, actor, request.principals);
     const subscribingOthers = targets.some((user) => user.id !== actor.id);
-    const realm = getRealm(tx);
-    const viewer = channelViewer(tx, actor);
+    const realm = await getRealm(tx);
+    const viewer = await channelViewer(tx, actor);
     const fatal = request.authorizationErrorsFatal;
 
-    const existingByKey = new Map(findChannelsByNames(tx, wanted.map((w) => w.name)).map((c) => [c.nameKey, c]));
+    const existingByKey = new Map((await findChannelsByNames(tx, wanted.map((w) => w.name))).map((c) => [c.nameKey, c]));
     const refused = new Set<string>();
     const refuse = (name: string, error: () => Error) => {
       if (fatal) throw error();
@@ -145,7 +145,7 @@ export async function subscribeUsers(actor: User, request: SubscribeRequest): Pr
 
     missing = missing.filter((w) => !refused.has(w.name.toLowerCase()));
     const authorized = existing.filter((channel) => !refused.has(channel.nameKey));
-    const created = createChannels(tx, actor, missing, settings);
+    const created = await createChannels(tx, actor, missing, settings);
     const channels = [...authorized, ...created];
     const colors = new Map<number, string>();
     for (const w of wanted) {
@@ -156,7 +156,14 @@ export async function subscribeUsers(actor: User, request: SubscribeRequest): Pr
     return { channels, created, targets, colors, unauthorized };
   });
   // Each step reads the channels again: they change meanwhile (a channel's first message).
-  const current = (tx: Reader, list: Channel[]) => list.flatMap((channel) => findChannelById(tx, channel.id) ?? []);
+  const current = async (tx: Reader, list: Channel[]) => {
+    const found: Channel[] = [];
+    for (const channel of list) {
+      const fresh = await findChannelById(tx, channel.id);
+      if (fresh) found.push(fresh);
+    }
+    return found;
+  };
 
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
   // A step takes some people and some channels: what it costs grows with both.
@@ -169,19 +176,19 @@ export async function subscribeUsers(actor: User, request: SubscribeRequest): Pr
   let next = 0;
   // Checking and creating took a while already: let others in before the subscriptions.
   if (steps.length > 1) await yieldToOthers();
-  await writeInSlices((tx, slice) => {
-    const now = new Map(current(tx, channels).map((channel) => [channel.id, channel]));
+  await writeInSlices(async (tx, slice) => {
+    const now = new Map((await current(tx, channels)).map((channel) => [channel.id, channel]));
     while (next < steps.length && !slice.over) {
       const step = steps[next++];
       const some = channels.slice(step.channels, step.channels + channelsPerStep).flatMap((channel) => now.get(channel.id) ?? []);
-      const changes = addSubscriptions(tx, some, targets.slice(step.users, step.users + usersPerStep), colors);
+      const changes = await addSubscriptions(tx, some, targets.slice(step.users, step.users + usersPerStep), colors);
       addNamesByUser(result.subscribed, changes.changed);
       addNamesByUser(result.already_subscribed, changes.unchanged);
     }
     return next >= steps.length || undefined;
   });
   // The new channels are announced once their subscribers are in, who so receive the announcement.
-  if (created.length > 0) write((tx) => postChannelAnnouncements(tx, actor, current(tx, created), request.announce));
+  if (created.length > 0) await write(async (tx) => postChannelAnnouncements(tx, actor, await current(tx, created), request.announce));
   if (unauthorized) result.unauthorized = unauthorized;
   return result;
 }

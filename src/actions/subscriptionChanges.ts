@@ -34,9 +34,9 @@ export interface SubscriptionChanges {
  * subscription (color, settings) back; otherwise a new one takes a color they do not use
  * yet, or the color the caller chose for that channel.
  */
-export function addSubscriptions(tx: Tx, channels: Channel[], users: User[], chosenColors: Map<number, string> = new Map()): SubscriptionChanges {
-  const existing = new Map(subscriptionsOf(tx, users.map((u) => u.id), channels.map((c) => c.id)).map((row) => [`${row.userId}:${row.channelId}`, row]));
-  const usedColors = usedColorsByUser(tx, users.map((u) => u.id));
+export async function addSubscriptions(tx: Tx, channels: Channel[], users: User[], chosenColors: Map<number, string> = new Map()): Promise<SubscriptionChanges> {
+  const existing = new Map((await subscriptionsOf(tx, users.map((u) => u.id), channels.map((c) => c.id))).map((row) => [`${row.userId}:${row.channelId}`, row]));
+  const usedColors = await usedColorsByUser(tx, users.map((u) => u.id));
   const result: SubscriptionChanges = { changed: [], unchanged: [] };
   const inserts: NewSubscription[] = [];
   const reactivations: Array<{ userId: number; channelId: number }> = [];
@@ -63,10 +63,10 @@ export function addSubscriptions(tx: Tx, channels: Channel[], users: User[], cho
       result.changed.push({ user, channel });
     }
   }
-  insertSubscriptions(tx, inserts);
-  setSubscriptionsActive(tx, reactivations, true);
-  recordSubscribed(tx, result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id })));
-  if (result.changed.length > 0) announceAdded(tx, result.changed, rowsNow);
+  await insertSubscriptions(tx, inserts);
+  await setSubscriptionsActive(tx, reactivations, true);
+  await recordSubscribed(tx, result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id })));
+  if (result.changed.length > 0) await announceAdded(tx, result.changed, rowsNow);
   return result;
 }
 
@@ -82,17 +82,17 @@ const NEW_SUBSCRIPTION: Omit<Subscription, "userId" | "channelId" | "color"> = {
   wildcardMentionsNotify: null,
 };
 
-function announceAdded(tx: Tx, added: SubscriptionChanges["changed"], rows: Map<string, Subscription>) {
+async function announceAdded(tx: Tx, added: SubscriptionChanges["changed"], rows: Map<string, Subscription>) {
   const byChannel = groupByChannel(added);
   const channels = [...byChannel.values()].map((entry) => entry.channel);
-  const subscribers = activeSubscriberIds(tx, channels.map((c) => c.id));
+  const subscribers = await activeSubscriberIds(tx, channels.map((c) => c.id));
   const audience = new ChannelAudience(tx);
-  const shaper = new ChannelShaper(tx, channels);
+  const shaper = await ChannelShaper.load(tx, channels);
   const shapes = new Map(channels.map((channel) => [channel.id, shaper.channel(channel)]));
 
   // People who could not see a channel before need it described before they are told they joined it.
   for (const { channel, users: joined } of byChannel.values()) {
-    const alreadySeeing = channel.inviteOnly ? audience.viaGroups(channel) : null;
+    const alreadySeeing = channel.inviteOnly ? await audience.viaGroups(channel) : null;
     const newcomers = joined.filter((user) =>
       channel.inviteOnly ? !isAdministrator(user.role) && !alreadySeeing!.has(user.id) : !channel.isWebPublic && isGuest(user.role),
     );
@@ -107,13 +107,13 @@ function announceAdded(tx: Tx, added: SubscriptionChanges["changed"], rows: Map<
   }
   for (const [userId, subscriptions] of byUser) tx.emit({ type: "subscription", op: "add", subscriptions }, [userId]);
 
-  emitPeerEvents(tx, "peer_add", byChannel, subscribers, audience);
+  await emitPeerEvents(tx, "peer_add", byChannel, subscribers, audience);
 }
 
 /** Unsubscribes every user from every channel they are in; the rest is reported unchanged. */
-export function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]): SubscriptionChanges {
+export async function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]): Promise<SubscriptionChanges> {
   const active = new Set(
-    subscriptionsOf(tx, users.map((u) => u.id), channels.map((c) => c.id))
+    (await subscriptionsOf(tx, users.map((u) => u.id), channels.map((c) => c.id)))
       .filter((row) => row.active)
       .map((row) => `${row.userId}:${row.channelId}`),
   );
@@ -123,20 +123,20 @@ export function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]):
   }
   if (result.changed.length === 0) return result;
   const left = result.changed.map(({ user, channel }) => ({ userId: user.id, channelId: channel.id }));
-  markLeftChannelsRead(tx, left);
-  setSubscriptionsActive(tx, left, false);
+  await markLeftChannelsRead(tx, left);
+  await setSubscriptionsActive(tx, left, false);
 
   const byUser = new Map<number, { user: User; channels: Channel[] }>();
   for (const { user, channel } of result.changed) (byUser.get(user.id) ?? byUser.set(user.id, { user, channels: [] }).get(user.id)!).channels.push(channel);
   for (const { user, channels: left } of byUser.values()) {
     tx.emit({ type: "subscription", op: "remove", subscriptions: left.map((c) => ({ stream_id: c.id, name: c.name })) }, [user.id]);
     // Leaving a private channel can mean no longer knowing it exists.
-    const viewer = channelViewer(tx, user);
+    const viewer = await channelViewer(tx, user);
     const lost = left.filter((channel) => !hasMetadataAccess(viewer, channel)).map((c) => c.id);
     if (lost.length > 0) tx.emit({ type: "stream", op: "delete", streams: lost.map((id) => ({ stream_id: id })), stream_ids: lost }, [user.id]);
   }
   const byChannel = groupByChannel(result.changed);
-  emitPeerEvents(tx, "peer_remove", byChannel, activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
+  await emitPeerEvents(tx, "peer_remove", byChannel, await activeSubscriberIds(tx, [...byChannel.keys()]), new ChannelAudience(tx));
   return result;
 }
 
@@ -145,12 +145,12 @@ export function removeSubscriptions(tx: Tx, channels: Channel[], users: User[]):
  * who changed. Channels with the same changed users and the same audience share one event,
  * so subscribing many people to many public channels stays a handful of events.
  */
-export function emitPeerEvents(tx: Tx, op: "peer_add" | "peer_remove", byChannel: ChangesByChannel, subscribers: Map<number, number[]>, audience: ChannelAudience) {
+export async function emitPeerEvents(tx: Tx, op: "peer_add" | "peer_remove", byChannel: ChangesByChannel, subscribers: Map<number, number[]>, audience: ChannelAudience) {
   const groups = new Map<string, { channelIds: number[]; userIds: number[]; recipients: number[] }>();
   for (const { channel, users } of byChannel.values()) {
     const userIds = users.map((u) => u.id).sort((a, b) => a - b);
     const changedSet = new Set(userIds);
-    const recipients = [...audience.withMetadataAccess(channel, subscribers.get(channel.id) ?? [])].filter((id) => !changedSet.has(id)).sort((a, b) => a - b);
+    const recipients = [...(await audience.withMetadataAccess(channel, subscribers.get(channel.id) ?? []))].filter((id) => !changedSet.has(id)).sort((a, b) => a - b);
     if (recipients.length === 0) continue;
     const key = `${userIds.join(",")}|${recipients.join(",")}`;
     const group = groups.get(key);

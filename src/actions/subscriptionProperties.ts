@@ -48,15 +48,15 @@ const PROPERTY_STEP = 100;
  */
 export async function updateSubscriptionProperties(actor: User, changes: SubscriptionPropertyChange[]) {
   const latest = new Map<string, SubscriptionPropertyChange>();
-  read((db) => {
-    const viewer = channelViewer(db, actor);
+  await read(async (db) => {
+    const viewer = await channelViewer(db, actor);
     const checked = new Set<number>();
     for (const change of changes) {
       const stored = storedChange(change);
       if (!checked.has(change.stream_id)) {
-        const channel = findChannelById(db, change.stream_id);
+        const channel = await findChannelById(db, change.stream_id);
         if (!channel || !hasContentAccess(viewer, channel)) throw badRequest("Invalid channel ID");
-        if (!findSubscription(db, actor.id, channel.id)?.active) throw badRequest(`Not subscribed to channel ID ${channel.id}`);
+        if (!(await findSubscription(db, actor.id, channel.id))?.active) throw badRequest(`Not subscribed to channel ID ${channel.id}`);
         checked.add(change.stream_id);
       }
       const key = `${change.stream_id}:${Object.keys(stored)[0]}`;
@@ -66,18 +66,18 @@ export async function updateSubscriptionProperties(actor: User, changes: Subscri
   });
   const remaining = [...latest.values()];
   let next = 0;
-  await writeInSlices((tx, slice) => {
+  await writeInSlices(async (tx, slice) => {
     while (next < remaining.length && !slice.over) {
-      for (const change of remaining.slice(next, next + PROPERTY_STEP)) applyChange(tx, actor, change);
+      for (const change of remaining.slice(next, next + PROPERTY_STEP)) await applyChange(tx, actor, change);
       next += PROPERTY_STEP;
     }
     return next >= remaining.length || undefined;
   });
 }
 
-function applyChange(tx: Tx, actor: User, change: SubscriptionPropertyChange) {
+async function applyChange(tx: Tx, actor: User, change: SubscriptionPropertyChange) {
   const stored = storedChange(change);
-  updateSubscription(tx, actor.id, change.stream_id, stored);
+  await updateSubscription(tx, actor.id, change.stream_id, stored);
   if ("isMuted" in stored) {
     // Both spellings, so clients that only know in_home_view stay correct.
     tx.emit({ type: "subscription", op: "update", stream_id: change.stream_id, property: "in_home_view", value: !stored.isMuted }, [actor.id]);

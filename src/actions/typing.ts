@@ -36,69 +36,70 @@ const ANYONE = { id: 0, role: Role.GUEST };
 const typingUser = (user: User, realm: Realm): TypingUser => ({ user_id: user.id, email: canSeeDeliveryEmail(ANYONE, user) ? user.email : standInEmail(user.id, realmHost(realm)) });
 
 /** Those of `userIds` who are active and want typing notifications. */
-function wantingNotifications(db: Reader, userIds: number[]): number[] {
+async function wantingNotifications(db: Reader, userIds: number[]): Promise<number[]> {
   if (userIds.length === 0) return [];
-  return findUsersByIds(db, userIds)
+  return (await findUsersByIds(db, userIds))
     .filter((user) => user.isActive && user.settings.receives_typing_notifications !== false)
     .map((user) => user.id);
 }
 
 /** A channel audience's members who want notifications; nobody when it is too large. */
-function notifiedInChannel(db: Reader, audience: number[]): number[] {
-  return audience.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS ? [] : wantingNotifications(db, audience);
+async function notifiedInChannel(db: Reader, audience: number[]): Promise<number[]> {
+  return audience.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS ? [] : await wantingNotifications(db, audience);
 }
 
 /** POST /typing. A sender who turned off sending typing notifications gets success and sends nothing. */
-export function setTypingStatus(sender: User, input: TypingInput) {
-  if (input.type === "stream" || input.type === "channel") channelTyping(sender, input);
-  else directTyping(sender, input);
+export async function setTypingStatus(sender: User, input: TypingInput) {
+  if (input.type === "stream" || input.type === "channel") await channelTyping(sender, input);
+  else await directTyping(sender, input);
 }
 
-function channelTyping(sender: User, input: TypingInput) {
+async function channelTyping(sender: User, input: TypingInput) {
   if (input.stream_id === undefined) throw badRequest("Missing channel ID");
-  write((tx) => {
-    const realm = getRealm(tx);
+  await write(async (tx) => {
+    const realm = await getRealm(tx);
     const topic = normalizeTopic(input.topic, realm.settings);
-    const { channel } = accessChannel(tx, sender, input.stream_id!, "content");
+    const { channel } = await accessChannel(tx, sender, input.stream_id!, "content");
     if (channel.isArchived) throw badRequest("Invalid channel ID");
     if (sender.settings.send_stream_typing_notifications === false) return;
     const event = { type: "typing" as const, op: input.op, message_type: "stream" as const, sender: typingUser(sender, realm), stream_id: channel.id, topic };
-    tx.emit(event, notifiedInChannel(tx, activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? []));
+    tx.emit(event, await notifiedInChannel(tx, (await activeSubscriberIds(tx, [channel.id])).get(channel.id) ?? []));
   });
 }
 
-function directTyping(sender: User, input: TypingInput) {
+async function directTyping(sender: User, input: TypingInput) {
   if (input.to === undefined) throw badRequest("Missing 'to' argument");
   if (input.to.length === 0) throw badRequest("Empty 'to' list");
   const ids = [...new Set([...input.to, sender.id])];
-  write((tx) => {
-    const realm = getRealm(tx);
-    const found = new Map(findUsersByIds(tx, ids).map((user) => [user.id, user]));
+  await write(async (tx) => {
+    const realm = await getRealm(tx);
+    const found = new Map((await findUsersByIds(tx, ids)).map((user) => [user.id, user]));
     // One bad ID refuses the whole request: a partial list would name another conversation.
-    const recipients = ids.map((id) => {
+    const recipients: User[] = [];
+    for (const id of ids) {
       const user = found.get(id);
-      if (!user || !canAccessUser(tx, sender, user, realm)) throw badRequest(`Invalid user ID ${id}`);
-      return user;
-    });
+      if (!user || !(await canAccessUser(tx, sender, user, realm))) throw badRequest(`Invalid user ID ${id}`);
+      recipients.push(user);
+    }
     if (sender.settings.send_private_typing_notifications === false) return;
     const event = { type: "typing" as const, op: input.op, message_type: "direct" as const, sender: typingUser(sender, realm), recipients: recipients.map((user) => typingUser(user, realm)) };
-    tx.emit(event, wantingNotifications(tx, ids));
+    tx.emit(event, await wantingNotifications(tx, ids));
   });
 }
 
 /** POST /messages/{message_id}/typing: someone is editing a message they may change; its audience is told. */
-export function setEditTypingStatus(editor: User, messageId: number, op: TypingOp) {
-  write((tx) => {
-    const { message, channel } = accessMessage(tx, editor, messageId, { modifying: true });
+export async function setEditTypingStatus(editor: User, messageId: number, op: TypingOp) {
+  await write(async (tx) => {
+    const { message, channel } = await accessMessage(tx, editor, messageId, { modifying: true });
     const enabled = channel ? editor.settings.send_stream_typing_notifications : editor.settings.send_private_typing_notifications;
     if (enabled === false) return;
     if (channel) {
       const recipient = { type: "channel" as const, channel_id: channel.id, topic: message.topic };
-      tx.emit({ type: "typing_edit_message", op, sender_id: editor.id, message_id: message.id, recipient }, notifiedInChannel(tx, messageAudience(tx, channel, [message])));
+      tx.emit({ type: "typing_edit_message", op, sender_id: editor.id, message_id: message.id, recipient }, await notifiedInChannel(tx, await messageAudience(tx, channel, [message])));
     } else {
-      const participants = messageAudience(tx, undefined, [message]).sort((a, b) => a - b);
+      const participants = (await messageAudience(tx, undefined, [message])).sort((a, b) => a - b);
       const recipient = { type: "direct" as const, user_ids: participants };
-      tx.emit({ type: "typing_edit_message", op, sender_id: editor.id, message_id: message.id, recipient }, wantingNotifications(tx, participants));
+      tx.emit({ type: "typing_edit_message", op, sender_id: editor.id, message_id: message.id, recipient }, await wantingNotifications(tx, participants));
     }
   });
 }

@@ -21,15 +21,15 @@ const PAIRS_PER_STEP = 100;
  * thousand channels' worth of messages to mark read.
  */
 export async function unsubscribeUsers(actor: User, names: string[], principals: number[] | string[] | undefined) {
-  const { channels, targets } = read((db) => {
-    const targets = resolvePrincipals(db, actor, principals);
+  const { channels, targets } = await read(async (db) => {
+    const targets = await resolvePrincipals(db, actor, principals);
     const trimmed = [...new Map(names.map((name) => [name.trim().toLowerCase(), name.trim()])).values()];
-    const found = new Map(findChannelsByNames(db, trimmed).map((channel) => [channel.nameKey, channel]));
+    const found = new Map((await findChannelsByNames(db, trimmed)).map((channel) => [channel.nameKey, channel]));
     const missing = trimmed.find((name) => !found.has(name.toLowerCase()));
     if (missing !== undefined) throw new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${missing}' does not exist`, { stream: missing });
     const channels = trimmed.map((name) => found.get(name.toLowerCase())!);
     if (targets.some((target) => !controls(actor, target))) {
-      const viewer = channelViewer(db, actor);
+      const viewer = await channelViewer(db, actor);
       if (!channels.every((channel) => canRemoveSubscribers(viewer, channel))) throw badRequest("Insufficient permission");
     }
     return { channels, targets };
@@ -37,9 +37,9 @@ export async function unsubscribeUsers(actor: User, names: string[], principals:
   const result = { removed: [] as string[], not_removed: [] as string[] };
   const perStep = Math.max(1, Math.floor(PAIRS_PER_STEP / channels.length));
   let next = 0;
-  await writeInSlices((tx, slice) => {
+  await writeInSlices(async (tx, slice) => {
     while (next < targets.length && !slice.over) {
-      const { changed, unchanged } = removeSubscriptions(tx, channels, targets.slice(next, next + perStep));
+      const { changed, unchanged } = await removeSubscriptions(tx, channels, targets.slice(next, next + perStep));
       result.removed.push(...changed.map(({ channel }) => channel.name));
       result.not_removed.push(...unchanged.map(({ channel }) => channel.name));
       next += perStep;

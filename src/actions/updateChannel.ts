@@ -54,29 +54,29 @@ const GROUP_COLUMN = {
  * status, archived state or permission settings. Everything is checked before anything
  * changes, and all of it happens in one transaction.
  */
-export function updateChannelSettings(actor: User, channelId: number, changes: ChannelChanges) {
-  write((tx) => {
-    const { channel, viewer } = accessChannelToAdminister(tx, actor, channelId);
-    const realm = getRealm(tx);
-    const privacy = checkPrivacy(tx, viewer, realm, channel, changes);
+export async function updateChannelSettings(actor: User, channelId: number, changes: ChannelChanges) {
+  await write(async (tx) => {
+    const { channel, viewer } = await accessChannelToAdminister(tx, actor, channelId);
+    const realm = await getRealm(tx);
+    const privacy = await checkPrivacy(tx, viewer, realm, channel, changes);
     if (changes.isDefaultStream !== undefined && !isAdministrator(actor.role)) throw administratorRequired();
     const retention = checkRetention(actor, changes.messageRetentionDays);
     const description = changes.description === undefined ? undefined : checkDescription(changes.description);
-    const newName = changes.newName === undefined ? undefined : checkNewName(tx, viewer, channel, changes.newName.trim());
-    const settings = checkGroupSettings(tx, viewer, channel, changes.groupSettings);
+    const newName = changes.newName === undefined ? undefined : await checkNewName(tx, viewer, channel, changes.newName.trim());
+    const settings = await checkGroupSettings(tx, viewer, channel, changes.groupSettings);
 
     let current = channel;
-    if (privacy) current = changePrivacy(tx, current, privacy);
-    if (changes.isDefaultStream !== undefined) setDefaultChannel(tx, current, changes.isDefaultStream);
-    if (retention !== undefined) current = changeProperty(tx, current, { messageRetentionDays: retention }, "message_retention_days", retention);
-    if (changes.isArchived === false && current.isArchived) unarchive(tx, current);
-    if (changes.isArchived === true && !current.isArchived) archive(tx, current);
+    if (privacy) current = await changePrivacy(tx, current, privacy);
+    if (changes.isDefaultStream !== undefined) await setDefaultChannel(tx, current, changes.isDefaultStream);
+    if (retention !== undefined) current = await changeProperty(tx, current, { messageRetentionDays: retention }, "message_retention_days", retention);
+    if (changes.isArchived === false && current.isArchived) await unarchive(tx, current);
+    if (changes.isArchived === true && !current.isArchived) await archive(tx, current);
     if (description !== undefined) {
-      const rendered = renderChannelDescription(tx, actor, getRealm(tx), description);
-      current = changeProperty(tx, current, { description, renderedDescription: rendered }, "description", description, { rendered_description: rendered });
+      const rendered = await renderChannelDescription(tx, actor, await getRealm(tx), description);
+      current = await changeProperty(tx, current, { description, renderedDescription: rendered }, "description", description, { rendered_description: rendered });
     }
-    if (newName !== undefined) current = changeProperty(tx, current, { name: newName, nameKey: newName.toLowerCase() }, "name", newName);
-    for (const [setting, value] of settings) current = changeGroupSetting(tx, current, setting, value);
+    if (newName !== undefined) current = await changeProperty(tx, current, { name: newName, nameKey: newName.toLowerCase() }, "name", newName);
+    for (const [setting, value] of settings) current = await changeGroupSetting(tx, current, setting, value);
   });
 }
 
@@ -87,7 +87,7 @@ interface Privacy {
 }
 
 /** The channel's privacy after the change, or null when privacy is not being changed. */
-function checkPrivacy(tx: Tx, viewer: ChannelViewer, realm: Realm, channel: Channel, changes: ChannelChanges): Privacy | null {
+async function checkPrivacy(tx: Tx, viewer: ChannelViewer, realm: Realm, channel: Channel, changes: ChannelChanges): Promise<Privacy | null> {
   const { isPrivate, isWebPublic, historyPublicToSubscribers } = changes;
   if (isPrivate === undefined && isWebPublic === undefined && historyPublicToSubscribers === undefined) return null;
   const next: Privacy = {
@@ -98,7 +98,7 @@ function checkPrivacy(tx: Tx, viewer: ChannelViewer, realm: Realm, channel: Chan
   };
   if (next.isWebPublic && (next.inviteOnly || !next.historyPublicToSubscribers)) throw badRequest("Invalid parameters");
   if (!next.inviteOnly && !next.historyPublicToSubscribers) throw badRequest("Invalid parameters");
-  if (next.inviteOnly && changes.isDefaultStream !== false && (changes.isDefaultStream || defaultChannelIds(tx).includes(channel.id))) {
+  if (next.inviteOnly && changes.isDefaultStream !== false && (changes.isDefaultStream || (await defaultChannelIds(tx)).includes(channel.id))) {
     throw badRequest("A default channel cannot be private.");
   }
   if (isPrivate !== undefined) {
@@ -123,11 +123,11 @@ function checkRetention(actor: User, raw: string | number | undefined): number |
   return days;
 }
 
-function checkNewName(tx: Tx, viewer: ChannelViewer, channel: Channel, name: string): string {
+async function checkNewName(tx: Tx, viewer: ChannelViewer, channel: Channel, name: string): Promise<string> {
   const problem = channelNameProblem(name);
   if (problem) throw badRequest(problem);
   if (name === channel.name) throw badRequest("Channel already has that name.");
-  const other = name.toLowerCase() === channel.nameKey ? undefined : findChannelByName(tx, name);
+  const other = name.toLowerCase() === channel.nameKey ? undefined : await findChannelByName(tx, name);
   if (other) throw badRequest(hasMetadataAccess(viewer, other) ? `Channel '${name}' already exists` : "Insufficient permission");
   return name;
 }
@@ -136,12 +136,12 @@ function checkNewName(tx: Tx, viewer: ChannelViewer, channel: Channel, name: str
  * The group settings that really change, checked. A stale `old` value is refused so two
  * people editing at once do not silently overwrite each other.
  */
-function checkGroupSettings(tx: Tx, viewer: ChannelViewer, channel: Channel, requested: ChannelChanges["groupSettings"]) {
+async function checkGroupSettings(tx: Tx, viewer: ChannelViewer, channel: Channel, requested: ChannelChanges["groupSettings"]) {
   const result: Array<[ChannelGroupSettingName, GroupSettingValue]> = [];
   for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
     const request = requested[setting];
     if (!request) continue;
-    const checked = checkGroupSettingUpdate(tx, setting, request, channel[GROUP_COLUMN[setting]], CHANNEL_GROUP_SETTINGS[setting].rules);
+    const checked = await checkGroupSettingUpdate(tx, setting, request, channel[GROUP_COLUMN[setting]], CHANNEL_GROUP_SETTINGS[setting].rules);
     if (checked === null) continue;
     if (SETTINGS_NEEDING_CONTENT_ACCESS.has(setting) && !hasContentAccess(viewer, channel)) throw badRequest("Channel content access is required.");
     result.push([setting, checked]);
@@ -149,14 +149,14 @@ function checkGroupSettings(tx: Tx, viewer: ChannelViewer, channel: Channel, req
   return result;
 }
 
-function subscribersOf(tx: Tx, channel: Channel): number[] {
-  return activeSubscriberIds(tx, [channel.id]).get(channel.id) ?? [];
+async function subscribersOf(tx: Tx, channel: Channel): Promise<number[]> {
+  return (await activeSubscriberIds(tx, [channel.id])).get(channel.id) ?? [];
 }
 
 /** Saves columns and tells everyone who sees the channel: one stream update event. */
-function changeProperty(tx: Tx, channel: Channel, columns: Partial<NewChannel>, property: string, value: StreamUpdateEvent["value"], extra: Partial<StreamUpdateEvent> = {}): Channel {
-  const updated = saveChannel(tx, channel.id, columns);
-  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property, value, ...extra }, channelAudience(tx, updated));
+async function changeProperty(tx: Tx, channel: Channel, columns: Partial<NewChannel>, property: string, value: StreamUpdateEvent["value"], extra: Partial<StreamUpdateEvent> = {}): Promise<Channel> {
+  const updated = await saveChannel(tx, channel.id, columns);
+  tx.emit({ type: "stream", op: "update", stream_id: channel.id, name: channel.name, property, value, ...extra }, await channelAudience(tx, updated));
   return updated;
 }
 
@@ -164,23 +164,23 @@ function changeProperty(tx: Tx, channel: Channel, columns: Partial<NewChannel>, 
  * Applies a change of who may see the channel: those who now may are told it exists (and
  * who is in it), those who no longer may are told it is gone, everyone else gets an update.
  */
-function announceMetadataAccessChange(tx: Tx, before: Set<number>, updated: Channel, update: StreamUpdateEvent, subscribers: number[]) {
-  const after = new ChannelAudience(tx).withMetadataAccess(updated, subscribers);
+async function announceMetadataAccessChange(tx: Tx, before: Set<number>, updated: Channel, update: StreamUpdateEvent, subscribers: number[]) {
+  const after = await new ChannelAudience(tx).withMetadataAccess(updated, subscribers);
   const gainers = [...after].filter((id) => !before.has(id));
   const losers = [...before].filter((id) => !after.has(id));
   tx.emit(update, [...after].filter((id) => before.has(id)));
   if (gainers.length > 0) {
-    tx.emit({ type: "stream", op: "create", streams: [new ChannelShaper(tx, [updated]).channel(updated)] }, gainers);
+    tx.emit({ type: "stream", op: "create", streams: [(await ChannelShaper.load(tx, [updated])).channel(updated)] }, gainers);
     if (subscribers.length > 0) tx.emit({ type: "subscription", op: "peer_add", stream_ids: [updated.id], user_ids: subscribers }, gainers);
   }
   if (losers.length > 0) tx.emit({ type: "stream", op: "delete", streams: [{ stream_id: updated.id }], stream_ids: [updated.id] }, losers);
 }
 
-function changePrivacy(tx: Tx, channel: Channel, privacy: Privacy): Channel {
-  const subscribers = subscribersOf(tx, channel);
-  const before = new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
-  const updated = saveChannel(tx, channel.id, privacy);
-  announceMetadataAccessChange(
+async function changePrivacy(tx: Tx, channel: Channel, privacy: Privacy): Promise<Channel> {
+  const subscribers = await subscribersOf(tx, channel);
+  const before = await new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
+  const updated = await saveChannel(tx, channel.id, privacy);
+  await announceMetadataAccessChange(
     tx,
     before,
     updated,
@@ -199,21 +199,21 @@ function changePrivacy(tx: Tx, channel: Channel, privacy: Privacy): Channel {
   return updated;
 }
 
-function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGroupSettingName, value: GroupSettingValue): Channel {
+async function changeGroupSetting(tx: Tx, channel: Channel, setting: ChannelGroupSettingName, value: GroupSettingValue): Promise<Channel> {
   const column = GROUP_COLUMN[setting];
-  const subscribers = subscribersOf(tx, channel);
+  const subscribers = await subscribersOf(tx, channel);
   // Measured before storing: an anonymous value is rewritten in place.
-  const before = new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
-  const oldPostPolicy = new ChannelShaper(tx, [channel]).channel(channel).stream_post_policy;
+  const before = await new ChannelAudience(tx).withMetadataAccess(channel, subscribers);
+  const oldPostPolicy = (await ChannelShaper.load(tx, [channel])).channel(channel).stream_post_policy;
   const oldGroupId = channel[column];
-  const newGroupId = storeGroupSettingValue(tx, value, oldGroupId, now());
-  const updated = saveChannel(tx, channel.id, { [column]: newGroupId });
-  releaseGroupSettingValue(tx, oldGroupId, newGroupId);
-  const apiValue: ApiGroupSettingValue = groupSettingApiValue(tx, newGroupId);
+  const newGroupId = await storeGroupSettingValue(tx, value, oldGroupId, now());
+  const updated = await saveChannel(tx, channel.id, { [column]: newGroupId });
+  await releaseGroupSettingValue(tx, oldGroupId, newGroupId);
+  const apiValue: ApiGroupSettingValue = await groupSettingApiValue(tx, newGroupId);
   const update: StreamUpdateEvent = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: setting, value: apiValue };
-  if (SETTINGS_GRANTING_METADATA_ACCESS.includes(setting)) announceMetadataAccessChange(tx, before, updated, update, subscribers);
+  if (SETTINGS_GRANTING_METADATA_ACCESS.includes(setting)) await announceMetadataAccessChange(tx, before, updated, update, subscribers);
   else tx.emit(update, before);
-  const postPolicy = new ChannelShaper(tx, [updated]).channel(updated).stream_post_policy;
+  const postPolicy = (await ChannelShaper.load(tx, [updated])).channel(updated).stream_post_policy;
   if (setting === "can_send_message_group" && postPolicy !== oldPostPolicy) {
     // The deprecated spellings, for clients that still read them.
     const legacy = { type: "stream", op: "update", stream_id: channel.id, name: channel.name } as const;

@@ -42,41 +42,41 @@ const quotaHolder = (user: User) => (user.isBot && user.botOwnerId !== null ? us
  * BAD_REQUEST (the reference has no such quota, and clients show a BAD_REQUEST's message as
  * it is); the organization's is the reference's REALM_UPLOAD_QUOTA.
  */
-function checkLimits(db: Reader, user: User, size: number) {
-  const { settings } = getRealm(db);
+async function checkLimits(db: Reader, user: User, size: number) {
+  const { settings } = await getRealm(db);
   const limit = uploadLimitMib(settings.max_file_upload_size_mib);
   if (size > limit * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
   const own = settings.upload_quota_per_user_mib;
-  if (own !== null && uploadSpaceUsedBy(db, quotaHolder(user)) + size > own * MIB) {
+  if (own !== null && (await uploadSpaceUsedBy(db, quotaHolder(user))) + size > own * MIB) {
     throw badRequest(`Upload would exceed your upload quota of ${own} MiB (your uploads and your bots' together); an organization owner can raise it.`);
   }
   const quota = settings.upload_quota_mib;
-  if (quota !== null && uploadSpaceUsed(db) + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
+  if (quota !== null && (await uploadSpaceUsed(db)) + size > quota * MIB) throw new ApiError("REALM_UPLOAD_QUOTA", "Upload would exceed your organization's upload quota.");
 }
 
 export async function uploadFile(user: User, file: UploadedFile): Promise<UploadResult> {
   const name = displayFileName(file.name);
   const contentType = uploadContentType(file.type, name);
   // Refused before a byte is written when it is plainly too large; checked again below.
-  readWithoutSnapshot((db) => checkLimits(db, user, file.bytes.length));
+  await readWithoutSnapshot((db) => checkLimits(db, user, file.bytes.length));
   // Written (and flushed) before the transaction, so the write lock is not held over a disk
   // write of up to 25 MiB. The bytes are named by their hash: a crash leaves no half file.
   const stored = await storeFileBytes(file.bytes);
   const pathId = `${REALM_ID}/${randomToken(24)}/${urlFileName(name)}`;
   let attachment;
   try {
-    attachment = await writePointingAt(file.bytes, () => write((tx) => {
-      checkLimits(tx, user, stored.size);
+    attachment = await writePointingAt(file.bytes, () => write(async (tx) => {
+      await checkLimits(tx, user, stored.size);
       // The same bytes' last upload may have been deleted, and its file removed, since they
       // were stored above.
       requireStoredFile(stored.sha256);
-      const row = insertAttachment(tx, { ownerId: user.id, pathId, fileName: name, contentType, size: stored.size, sha256: stored.sha256, createTime: now() });
-      tx.emit({ type: "attachment", op: "add", attachment: attachmentToApi(row, []), upload_space_used: uploadSpaceUsed(tx) }, [user.id]);
+      const row = await insertAttachment(tx, { ownerId: user.id, pathId, fileName: name, contentType, size: stored.size, sha256: stored.sha256, createTime: now() });
+      tx.emit({ type: "attachment", op: "add", attachment: attachmentToApi(row, []), upload_space_used: await uploadSpaceUsed(tx) }, [user.id]);
       return row;
     }));
   } catch (error) {
     // Refused after all (the quota filled meanwhile): bytes nothing points at do not stay.
-    removeFileIfUnused(stored.sha256);
+    await removeFileIfUnused(stored.sha256);
     throw error;
   }
   const url = uploadUrl(attachment.pathId);

@@ -30,32 +30,34 @@ export interface NewUserGroup {
 }
 
 /** POST /user_groups/create: needs the realm's can_create_groups; subgroups need nothing more. */
-export function createUserGroup(actor: User, input: NewUserGroup): { group_id: number } {
-  return write((tx) => {
-    if (!holdsRealmGroupPermission(tx, actor, "can_create_groups")) throw badRequest("Insufficient permission");
-    const name = checkName(tx, input.name, null);
+export async function createUserGroup(actor: User, input: NewUserGroup): Promise<{ group_id: number }> {
+  return await write(async (tx) => {
+    if (!(await holdsRealmGroupPermission(tx, actor, "can_create_groups"))) throw badRequest("Insufficient permission");
+    const name = await checkName(tx, input.name, null);
     const description = checkDescription(input.description);
-    const members = checkActiveUserIds(tx, input.members);
-    const subgroups = checkUsableSubgroups(tx, input.subgroups);
-    const settings = USER_GROUP_SETTING_NAMES.map((setting) => {
+    const members = await checkActiveUserIds(tx, input.members);
+    const subgroups = await checkUsableSubgroups(tx, input.subgroups);
+    const settings: Array<readonly [UserGroupSettingName, GroupSettingValue]> = [];
+    for (const setting of USER_GROUP_SETTING_NAMES) {
       const given = input.settings[setting];
-      return [setting, given === undefined ? defaultValue(tx, actor, setting) : checkGroupSettingValue(tx, setting, given, USER_GROUP_SETTINGS[setting].rules)] as const;
-    });
+      settings.push([setting, given === undefined ? await defaultValue(tx, actor, setting) : await checkGroupSettingValue(tx, setting, given, USER_GROUP_SETTINGS[setting].rules)]);
+    }
 
     const created = now();
-    const group = insertGroup(tx, { name, description, dateCreated: created, creatorId: actor.id });
-    addGroupMembers(tx, group.id, members);
-    addDirectSubgroups(tx, group.id, subgroups);
-    const columns = Object.fromEntries(settings.map(([setting, value]) => [USER_GROUP_SETTINGS[setting].column, storeGroupSettingValue(tx, value, null, created)]));
-    updateGroup(tx, group.id, columns);
-    tx.emit({ type: "user_group", op: "add", group: userGroupToApi(tx, group.id) }, userGroupAudience(tx));
+    const group = await insertGroup(tx, { name, description, dateCreated: created, creatorId: actor.id });
+    await addGroupMembers(tx, group.id, members);
+    await addDirectSubgroups(tx, group.id, subgroups);
+    const columns: Record<string, number> = {};
+    for (const [setting, value] of settings) columns[USER_GROUP_SETTINGS[setting].column] = await storeGroupSettingValue(tx, value, null, created);
+    await updateGroup(tx, group.id, columns);
+    tx.emit({ type: "user_group", op: "add", group: await userGroupToApi(tx, group.id) }, await userGroupAudience(tx));
     return { group_id: group.id };
   });
 }
 
-function defaultValue(tx: Tx, creator: User, setting: UserGroupSettingName): GroupSettingValue {
+async function defaultValue(tx: Tx, creator: User, setting: UserGroupSettingName): Promise<GroupSettingValue> {
   const wanted = USER_GROUP_SETTINGS[setting].default;
-  return wanted === "group_creator" ? { direct_members: [creator.id], direct_subgroups: [] } : systemGroupId(tx, wanted);
+  return wanted === "group_creator" ? { direct_members: [creator.id], direct_subgroups: [] } : await systemGroupId(tx, wanted);
 }
 
 export interface UserGroupChanges {
@@ -69,59 +71,60 @@ export interface UserGroupChanges {
  * PATCH /user_groups/{id} (spec 4.7): name, description, permission settings, and
  * (de)activation, all checked before anything changes, one event per changed property.
  */
-export function updateUserGroup(actor: User, groupId: number, changes: UserGroupChanges) {
+export async function updateUserGroup(actor: User, groupId: number, changes: UserGroupChanges) {
   const requested = Object.keys(changes.settings).length > 0 || changes.name !== undefined || changes.description !== undefined || changes.deactivated !== undefined;
   if (!requested) throw badRequest("No new data supplied");
-  write((tx) => {
-    const group = accessUserGroupForUpdate(tx, actor, groupId);
+  await write(async (tx) => {
+    const group = await accessUserGroupForUpdate(tx, actor, groupId);
     if (changes.deactivated === false && !group.deactivated) throw badRequest("User group is not deactivated.");
-    const name = changes.name === undefined || changes.name === group.name ? undefined : checkName(tx, changes.name, group.id);
+    const name = changes.name === undefined || changes.name === group.name ? undefined : await checkName(tx, changes.name, group.id);
     const description = changes.description === undefined || changes.description === group.description ? undefined : checkDescription(changes.description);
-    const settings = USER_GROUP_SETTING_NAMES.flatMap((setting) => {
+    const settings: Array<readonly [UserGroupSettingName, GroupSettingValue]> = [];
+    for (const setting of USER_GROUP_SETTING_NAMES) {
       const update = changes.settings[setting];
       const current = group[USER_GROUP_SETTINGS[setting].column];
-      if (!update || current === null) return [];
-      const value = checkGroupSettingUpdate(tx, setting, update, current, USER_GROUP_SETTINGS[setting].rules);
-      return value === null ? [] : [[setting, value] as const];
-    });
+      if (!update || current === null) continue;
+      const value = await checkGroupSettingUpdate(tx, setting, update, current, USER_GROUP_SETTINGS[setting].rules);
+      if (value !== null) settings.push([setting, value]);
+    }
 
     // Reactivation first and deactivation last, so clients that drop deactivated groups
     // (events/filters.ts) see the other changes on a group they know.
-    if (changes.deactivated === false) reactivate(tx, group);
-    const emit = (data: UserGroupUpdateEvent["data"]) => tx.emit({ type: "user_group", op: "update", group_id: group.id, data }, userGroupAudience(tx));
+    if (changes.deactivated === false) await reactivate(tx, group);
+    const emit = async (data: UserGroupUpdateEvent["data"]) => tx.emit({ type: "user_group", op: "update", group_id: group.id, data }, await userGroupAudience(tx));
     if (name !== undefined) {
-      updateGroup(tx, group.id, { name });
-      emit({ name });
+      await updateGroup(tx, group.id, { name });
+      await emit({ name });
     }
     if (description !== undefined) {
-      updateGroup(tx, group.id, { description });
-      emit({ description });
+      await updateGroup(tx, group.id, { description });
+      await emit({ description });
     }
-    for (const [setting, value] of settings) emit({ [setting]: changeSetting(tx, group, setting, value) });
-    if (changes.deactivated === true) deactivate(tx, group);
+    for (const [setting, value] of settings) await emit({ [setting]: await changeSetting(tx, group, setting, value) });
+    if (changes.deactivated === true) await deactivate(tx, group);
   });
 }
 
-function changeSetting(tx: Tx, group: UserGroup, setting: UserGroupSettingName, value: GroupSettingValue) {
+async function changeSetting(tx: Tx, group: UserGroup, setting: UserGroupSettingName, value: GroupSettingValue) {
   const column = USER_GROUP_SETTINGS[setting].column;
   const oldGroupId = group[column] as number;
-  const newGroupId = storeGroupSettingValue(tx, value, oldGroupId, now());
-  updateGroup(tx, group.id, { [column]: newGroupId });
-  releaseGroupSettingValue(tx, oldGroupId, newGroupId);
-  return groupSettingApiValue(tx, newGroupId);
+  const newGroupId = await storeGroupSettingValue(tx, value, oldGroupId, now());
+  await updateGroup(tx, group.id, { [column]: newGroupId });
+  await releaseGroupSettingValue(tx, oldGroupId, newGroupId);
+  return await groupSettingApiValue(tx, newGroupId);
 }
 
 /**
  * Names are unique regardless of case, system and deactivated groups included, since a
  * mention (@*name*) finds its group that way.
  */
-function checkName(tx: Tx, raw: string, ownId: number | null): string {
+async function checkName(tx: Tx, raw: string, ownId: number | null): Promise<string> {
   const name = raw.trim();
   if (name === "") throw badRequest("User group name can't be empty!");
   if ([...name].length > MAX_USER_GROUP_NAME_LENGTH) throw badRequest(`User group name cannot exceed ${MAX_USER_GROUP_NAME_LENGTH} characters.`);
   const prefix = RESERVED_GROUP_NAME_PREFIXES.find((each) => name.toLowerCase().startsWith(each));
   if (prefix) throw badRequest(`User group name cannot start with '${prefix}'.`);
-  if (groupNameTaken(tx, name, ownId)) throw badRequest(`User group '${name}' already exists.`);
+  if (await groupNameTaken(tx, name, ownId)) throw badRequest(`User group '${name}' already exists.`);
   return name;
 }
 

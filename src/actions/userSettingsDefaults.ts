@@ -15,17 +15,17 @@ export const PERSONAL_SETTINGS: ReadonlySet<UserSettingName> = new Set(["default
  * PATCH /realm/user_settings_defaults: what new accounts start with. Existing users keep their
  * own settings, which were copied from the defaults when they joined (spec 4.5).
  */
-export function updateUserSettingsDefaults(actor: User, requested: Partial<Record<UserSettingName, unknown>>) {
+export async function updateUserSettingsDefaults(actor: User, requested: Partial<Record<UserSettingName, unknown>>) {
   requireAdministrator(actor, "change the default settings for new users");
   const entries = Object.entries(requested) as Array<[UserSettingName, unknown]>;
   for (const [name, value] of entries) checkSetting(name, value);
-  write((tx) => {
-    const current: UserSettings = { ...defaultUserSettings(), ...getRealm(tx).userSettingsDefaults };
+  await write(async (tx) => {
+    const current: UserSettings = { ...defaultUserSettings(), ...(await getRealm(tx)).userSettingsDefaults };
     const changed = entries.filter(([name, value]) => current[name] !== value);
     if (changed.length === 0) return;
-    updateRealm(tx, { userSettingsDefaults: { ...current, ...Object.fromEntries(changed) } });
+    await updateRealm(tx, { userSettingsDefaults: { ...current, ...Object.fromEntries(changed) } });
     // Every settings page may show the defaults, so every active account is told (bots too, as in the reference).
-    const everyone = activeUserIds(tx);
+    const everyone = await activeUserIds(tx);
     for (const [property, value] of changed) {
       tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value: value as boolean | number | string }, everyone);
     }

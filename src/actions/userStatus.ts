@@ -24,7 +24,7 @@ export interface StatusInput {
 }
 
 /** The emoji to store: cleared by an empty name, looked up from the name where code or type is missing, else checked as given. */
-function statusEmoji(db: Reader, input: StatusInput): UserStatusChanges {
+async function statusEmoji(db: Reader, input: StatusInput): Promise<UserStatusChanges> {
   const name = input.emoji_name;
   if (name === undefined) {
     if (input.emoji_code !== undefined || input.reaction_type !== undefined) {
@@ -33,17 +33,17 @@ function statusEmoji(db: Reader, input: StatusInput): UserStatusChanges {
     return {};
   }
   if (name === "") return { emojiName: "", emojiCode: "", reactionType: "unicode_emoji" };
-  const looked = input.emoji_code === undefined || input.reaction_type === undefined ? emojiForName(db, name) : undefined;
+  const looked = input.emoji_code === undefined || input.reaction_type === undefined ? await emojiForName(db, name) : undefined;
   const key: EmojiKey = {
     emojiCode: input.emoji_code ?? looked!.emojiCode,
     reactionType: input.reaction_type === undefined ? looked!.reactionType : reactionType(input.reaction_type),
   };
-  checkNewEmoji(db, name, key);
+  await checkNewEmoji(db, name, key);
   return { emojiName: name, ...key };
 }
 
 /** Checks everything before the transaction; returns what to store. */
-function checkStatus(db: Reader, input: StatusInput): UserStatusChanges {
+async function checkStatus(db: Reader, input: StatusInput): Promise<UserStatusChanges> {
   const statusText = input.status_text?.trim();
   if (input.away === undefined && statusText === undefined && input.emoji_name === undefined) {
     throw badRequest("Client did not pass any new values.");
@@ -52,29 +52,29 @@ function checkStatus(db: Reader, input: StatusInput): UserStatusChanges {
   if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
     throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
   }
-  return { ...(statusText === undefined ? {} : { statusText }), ...statusEmoji(db, input) };
+  return { ...(statusText === undefined ? {} : { statusText }), ...(await statusEmoji(db, input)) };
 }
 
 /** `away` is the negation of presence_enabled: setting it changes the setting, which the user's clients are told. */
-function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
+async function setPresenceEnabled(tx: Tx, user: User, enabled: boolean) {
   if ((user.settings.presence_enabled !== false) === enabled) return;
-  updateUser(tx, user.id, { settings: { ...user.settings, presence_enabled: enabled } });
+  await updateUser(tx, user.id, { settings: { ...user.settings, presence_enabled: enabled } });
   announceSettingChange(tx, user, "presence_enabled", enabled);
-  presenceSharingChanged(tx, user, enabled);
+  await presenceSharingChanged(tx, user, enabled);
 }
 
 /** POST /users/me/status: only what was passed changes; everyone who may see the user hears of it. */
-export function updateOwnStatus(actor: User, input: StatusInput) {
+export async function updateOwnStatus(actor: User, input: StatusInput) {
   if (actor.isBot) throw badRequest("This endpoint does not accept bot requests.");
-  const changes = read((db) => checkStatus(db, input));
-  write((tx) => {
-    const user = findUserById(tx, actor.id) ?? actor;
-    if (input.away !== undefined) setPresenceEnabled(tx, user, !input.away);
-    if (Object.keys(changes).length > 0) saveUserStatus(tx, user.id, changes, now());
+  const changes = await read((db) => checkStatus(db, input));
+  await write(async (tx) => {
+    const user = (await findUserById(tx, actor.id)) ?? actor;
+    if (input.away !== undefined) await setPresenceEnabled(tx, user, !input.away);
+    if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, now());
     const event: UserStatusEvent = { type: "user_status", user_id: user.id };
     if (input.away !== undefined) event.away = input.away;
     if (changes.statusText !== undefined) event.status_text = changes.statusText;
     if (changes.emojiName !== undefined) Object.assign(event, { emoji_name: changes.emojiName, emoji_code: changes.emojiCode, reaction_type: changes.reactionType });
-    tx.emit(event, usersWhoCanSee(tx, user));
+    tx.emit(event, await usersWhoCanSee(tx, user));
   });
 }

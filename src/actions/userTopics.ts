@@ -17,23 +17,23 @@ import { normalizeTopic } from "../messages/content";
 
 const POLICIES = new Set<number>(Object.values(VisibilityPolicy));
 
-export function updateUserTopic(user: User, input: { stream_id: number; topic: string; visibility_policy: number }) {
+export async function updateUserTopic(user: User, input: { stream_id: number; topic: string; visibility_policy: number }) {
   if (!POLICIES.has(input.visibility_policy)) throw badRequest("Invalid visibility_policy");
-  write((tx) => {
-    const { channel } = accessChannel(tx, user, input.stream_id, "content");
+  await write(async (tx) => {
+    const { channel } = await accessChannel(tx, user, input.stream_id, "content");
     // Topics are stored and compared as messages store them: "(no topic)" is the empty topic.
-    const topic = normalizeTopic(input.topic, { ...getRealm(tx).settings, mandatory_topics: false });
-    setTopicPolicy(tx, user.id, channel.id, topic, input.visibility_policy as VisibilityPolicy);
+    const topic = normalizeTopic(input.topic, { ...(await getRealm(tx)).settings, mandatory_topics: false });
+    await setTopicPolicy(tx, user.id, channel.id, topic, input.visibility_policy as VisibilityPolicy);
   });
 }
 
-export function muteTopicLegacy(user: User, input: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }) {
+export async function muteTopicLegacy(user: User, input: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }) {
   if ((input.stream_id === undefined) === (input.stream === undefined)) throw badRequest("Please choose one: 'stream' or 'stream_id'.");
-  write((tx) => {
-    const channelId = input.stream_id ?? findChannelByName(tx, input.stream!)?.id ?? 0;
-    const { channel } = accessChannel(tx, user, channelId, "content");
-    const topic = normalizeTopic(input.topic, { ...getRealm(tx).settings, mandatory_topics: false });
-    setTopicPolicy(tx, user.id, channel.id, topic, input.op === "add" ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT);
+  await write(async (tx) => {
+    const channelId = input.stream_id ?? (await findChannelByName(tx, input.stream!))?.id ?? 0;
+    const { channel } = await accessChannel(tx, user, channelId, "content");
+    const topic = normalizeTopic(input.topic, { ...(await getRealm(tx)).settings, mandatory_topics: false });
+    await setTopicPolicy(tx, user.id, channel.id, topic, input.op === "add" ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT);
   });
 }
 
@@ -41,13 +41,13 @@ export function muteTopicLegacy(user: User, input: { stream_id?: number; stream?
  * Stores a policy and tells the user's clients; a no-op changes nothing and says nothing.
  * Also used by sends that follow or unmute topics automatically.
  */
-export function setTopicPolicy(tx: SendTx, userId: number, channelId: number, topic: string, policy: VisibilityPolicy, at = now()) {
-  const before = findUserTopic(tx, userId, channelId, topic);
+export async function setTopicPolicy(tx: SendTx, userId: number, channelId: number, topic: string, policy: VisibilityPolicy, at = now()) {
+  const before = await findUserTopic(tx, userId, channelId, topic);
   const previous = before?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
   if (previous === policy) return;
-  setUserTopic(tx, { userId, channelId, topic, visibilityPolicy: policy, lastUpdated: at });
+  await setUserTopic(tx, { userId, channelId, topic, visibilityPolicy: policy, lastUpdated: at });
   tx.emit({ type: "user_topic", stream_id: channelId, topic_name: topic, last_updated: at, visibility_policy: policy }, [userId]);
   if (previous === VisibilityPolicy.MUTED || policy === VisibilityPolicy.MUTED) {
-    tx.emit({ type: "muted_topics", muted_topics: mutedTopicsOf(tx, userId) }, [userId]);
+    tx.emit({ type: "muted_topics", muted_topics: await mutedTopicsOf(tx, userId) }, [userId]);
   }
 }

@@ -30,8 +30,8 @@ export interface NewAccount {
  * Every active user hears of a new account. Those allowed to see its real e-mail address are
  * told it, the rest get the stand-in, and guests who may not see the user a placeholder.
  */
-function announceNewUser(tx: Tx, user: User, realm: Realm) {
-  const { seeing, notSeeing } = splitAudienceByAccess(tx, user, realm);
+async function announceNewUser(tx: Tx, user: User, realm: Realm) {
+  const { seeing, notSeeing } = await splitAudienceByAccess(tx, user, realm);
   for (const visible of [true, false]) {
     const group = seeing.filter((viewer) => canSeeDeliveryEmail(viewer, user) === visible);
     if (group.length === 0) continue;
@@ -43,10 +43,10 @@ function announceNewUser(tx: Tx, user: User, realm: Realm) {
 }
 
 /** Creates an account of any kind, with its API key, settings and role groups, and announces it. */
-export function addAccount(tx: Tx, account: NewAccount): User {
-  if (findUserByEmail(tx, account.email)) throw badRequest(`Email '${account.email}' already in use`);
-  const realm = getRealm(tx);
-  const user = insertUser(tx, {
+export async function addAccount(tx: Tx, account: NewAccount): Promise<User> {
+  if (await findUserByEmail(tx, account.email)) throw badRequest(`Email '${account.email}' already in use`);
+  const realm = await getRealm(tx);
+  const user = await insertUser(tx, {
     email: account.email,
     deliveryEmail: account.isBot ? null : account.email.trim().toLowerCase(),
     fullName: account.fullName,
@@ -60,9 +60,9 @@ export function addAccount(tx: Tx, account: NewAccount): User {
     dateJoined: now(),
     settings: realm.userSettingsDefaults,
   });
-  const roleGroups = syncRoleGroups(tx, user.id, account.role, realm.settings.waiting_period_threshold === 0);
-  announceNewUser(tx, user, realm);
-  announceRoleGroups(tx, user, roleGroups);
+  const roleGroups = await syncRoleGroups(tx, user.id, account.role, realm.settings.waiting_period_threshold === 0);
+  await announceNewUser(tx, user, realm);
+  await announceRoleGroups(tx, user, roleGroups);
   return user;
 }
 
@@ -107,7 +107,7 @@ export async function createUser(actor: User, input: NewUserInput): Promise<User
   const fullName = checkFullName(input.fullName);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-  return write((tx) => addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash }));
+  return await write((tx) => addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash }));
 }
 
 export interface UserChanges {
@@ -115,17 +115,17 @@ export interface UserChanges {
   role?: number;
 }
 
-export function renameUser(tx: Tx, target: User, fullName: string) {
-  saveUser(tx, target.id, { fullName });
-  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, usersWhoCanSee(tx, target));
-  if (target.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, botAdministratorIds(tx, target));
+export async function renameUser(tx: Tx, target: User, fullName: string) {
+  await saveUser(tx, target.id, { fullName });
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, await usersWhoCanSee(tx, target));
+  if (target.isBot) tx.emit({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, await botAdministratorIds(tx, target));
 }
 
-function changeRole(tx: Tx, target: User, role: Role) {
-  saveUser(tx, target.id, { role });
-  const roleGroups = syncRoleGroups(tx, target.id, role, getRealm(tx).settings.waiting_period_threshold === 0);
-  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, usersWhoCanSee(tx, target));
-  announceRoleGroups(tx, target, roleGroups);
+async function changeRole(tx: Tx, target: User, role: Role) {
+  await saveUser(tx, target.id, { role });
+  const roleGroups = await syncRoleGroups(tx, target.id, role, (await getRealm(tx)).settings.waiting_period_threshold === 0);
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, await usersWhoCanSee(tx, target));
+  await announceRoleGroups(tx, target, roleGroups);
 }
 
 /**
@@ -133,9 +133,9 @@ function changeRole(tx: Tx, target: User, role: Role) {
  * one user_group event per group. Lists show active users only, so a deactivated account's
  * change is told when it returns (actions/deactivateUser.ts).
  */
-function announceRoleGroups(tx: Tx, user: User, { joined, left }: { joined: number[]; left: number[] }) {
+async function announceRoleGroups(tx: Tx, user: User, { joined, left }: { joined: number[]; left: number[] }) {
   if (!user.isActive || joined.length + left.length === 0) return;
-  const audience = userGroupAudience(tx);
+  const audience = await userGroupAudience(tx);
   for (const groupId of left) tx.emit({ type: "user_group", op: "remove_members", group_id: groupId, user_ids: [user.id] }, audience);
   for (const groupId of joined) tx.emit({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, audience);
 }
@@ -143,12 +143,12 @@ function announceRoleGroups(tx: Tx, user: User, { joined, left }: { joined: numb
 /** PATCH /users/{id}: administrators rename people and change roles; owners alone touch ownership. */
 export const updateUser = (actor: User, userId: number, changes: UserChanges) => write((tx) => applyUserChanges(tx, actor, userId, changes));
 
-export function applyUserChanges(tx: Tx, actor: User, userId: number, changes: UserChanges) {
+export async function applyUserChanges(tx: Tx, actor: User, userId: number, changes: UserChanges) {
   requireAccountAdministrator(actor, "change other users' names and roles");
-  const target = accessUser(tx, userId, { allowDeactivated: true });
+  const target = await accessUser(tx, userId, { allowDeactivated: true });
   if (target.isSystemBot) throw badRequest("System bots cannot be changed.");
   const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);
-  const role = changes.role === undefined ? undefined : checkRoleChange(tx, actor, target, changes.role);
-  if (fullName !== undefined && fullName !== target.fullName) renameUser(tx, target, fullName);
-  if (role !== undefined && role !== target.role) changeRole(tx, target, role);
+  const role = changes.role === undefined ? undefined : await checkRoleChange(tx, actor, target, changes.role);
+  if (fullName !== undefined && fullName !== target.fullName) await renameUser(tx, target, fullName);
+  if (role !== undefined && role !== target.role) await changeRole(tx, target, role);
 }
