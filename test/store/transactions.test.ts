@@ -18,7 +18,9 @@ const published: Emitted[][] = [];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "parley-store-"));
   openDatabase(dataDir);
-  onCommit((emitted) => published.push(emitted));
+  onCommit((emitted) => {
+    published.push(emitted);
+  });
   await write((tx) => tx.run(sql`CREATE TABLE scratch (value TEXT NOT NULL)`));
 });
 
