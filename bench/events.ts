@@ -17,13 +17,17 @@
  * targets (bare, then each binary), so that the machine changing speed moves them all.
  *
  *   bun bench/events.ts [--queues 100,1000,5000] [--rounds 20] [--warmup 3] [--clients 4]
- *                       [--idle-queues 10000] [--binary PATH ...] [--tree DIR ...]
+ *                       [--idle-queues 5000] [--data-dir DIR]
+ *                       [--binary PATH ...] [--tree DIR ...]
  *
  * Without --binary or --tree it builds this checkout's binary. Each --binary (a built `parley`)
  * and --tree (a checkout with its node_modules, built here) is measured in the same run, for
  * before/after comparisons. Rounds per size are --rounds, but at most 50,000 deliveries' worth.
+ * The organization (5,001 people: adding each person announces it to everyone, so building it
+ * takes 1-2 minutes) is kept in --data-dir when given and reused by later runs; each server gets
+ * a copy of it.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -41,7 +45,8 @@ const { values: options } = parseArgs({
     rounds: { type: "string", default: "20" },
     warmup: { type: "string", default: "3" },
     clients: { type: "string", default: "4" },
-    "idle-queues": { type: "string", default: "10000" },
+    "idle-queues": { type: "string", default: "5000" },
+    "data-dir": { type: "string" },
     binary: { type: "string", multiple: true, default: [] },
     tree: { type: "string", multiple: true, default: [] },
   },
@@ -57,6 +62,9 @@ if (SIZES.some((size, i) => !(size > 0) || (i > 0 && size <= SIZES[i - 1])) || !
 const MAX_DELIVERIES_PER_SIZE = 50_000;
 const REGISTER_CONCURRENCY = 50;
 const CONTENT = "Hello from the fan-out benchmark: a message of ordinary length, with a little **markdown** in it.";
+
+const started = performance.now();
+const progress = (what: string) => process.stderr.write(`${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${what}\n`);
 
 const scratch = mkdtempSync(join(tmpdir(), "parley-bench-events-"));
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -108,7 +116,10 @@ async function startBare(): Promise<Target> {
 /** The channel each size sends to: the first `size` people other than the sender are subscribed. */
 const channelOf = (size: number) => `fan-out ${size}`;
 
-async function startTarget(name: string, binary: string, organization: string, people: User[]): Promise<Target> {
+/** What the benchmark needs of each person: who, and their credentials. */
+type Person = Pick<User, "id" | "email" | "apiKey">;
+
+async function startTarget(name: string, binary: string, organization: string, people: Person[]): Promise<Target> {
   const dataDir = mkdtempSync(join(scratch, "parley-"));
   cpSync(organization, dataDir, { recursive: true });
   const parley: RunningParley = await startParley(dataDir, { binary });
@@ -237,13 +248,23 @@ async function round(target: Target, clients: ReturnType<typeof startClients>, s
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function latencyBench(binaries: Array<{ name: string; binary: string }>) {
-  const organization = join(scratch, "organization");
-  const init = runParley(["init", "--data-dir", organization, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
-  if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
   const largest = SIZES.at(-1)!;
-  const people = buildOrganization(organization, largest + 1, [channelOf(largest)]);
+  const organization = options["data-dir"] ?? join(scratch, "organization");
+  const peopleFile = join(organization, `bench-events-people-${largest}.json`);
+  let people: Person[];
+  if (existsSync(peopleFile)) {
+    people = JSON.parse(readFileSync(peopleFile, "utf8"));
+    progress(`organization of ${people.length} people reused from ${organization}`);
+  } else {
+    const init = runParley(["init", "--data-dir", organization, "--org-name", "Bench", "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName]);
+    if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
+    people = buildOrganization(organization, largest + 1, [channelOf(largest)]);
+    writeFileSync(peopleFile, JSON.stringify(people.map(({ id, email, apiKey }) => ({ id, email, apiKey }))));
+    progress(`organization of ${people.length} people built`);
+  }
   const targets = [await startBare()];
   for (const { name, binary } of binaries) targets.push(await startTarget(name, binary, organization, people));
+  progress("servers started");
   const clients = startClients();
   let number = 0;
   let previous = 0;
@@ -256,7 +277,7 @@ async function latencyBench(binaries: Array<{ name: string; binary: string }>) {
     }
     const rounds = Math.min(ROUNDS, Math.ceil(MAX_DELIVERIES_PER_SIZE / size));
     for (let i = 0; i < WARMUP + rounds; i++) for (const target of targets) await round(target, clients, size, number++, i >= WARMUP);
-    process.stderr.write(`${size} queues: ${rounds} rounds after ${WARMUP} to warm up, ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+    progress(`${size} queues: ${rounds} rounds after ${WARMUP} to warm up, ${((performance.now() - began) / 1000).toFixed(0)} s`);
     previous = size;
   }
   return targets;
@@ -309,9 +330,10 @@ async function memoryBench(name: string, binary: string) {
     };
     // Warm up: code paths compiled and pools allocated before the baseline is taken.
     await inBatches(500, async () => ok(await owner.api.delete("/events", { queue_id: await register() })));
-    const before = await inspector.collect();
+    const before = await inspector.settle();
     await inBatches(IDLE_QUEUES, register);
-    const after = await inspector.collect();
+    const after = await inspector.settle();
+    progress(`${name}: memory measured`);
     const perQueueKb = (mb: number) => ((mb * 1024) / IDLE_QUEUES).toFixed(2);
     console.log(
       `${name}: RSS ${before.rss.toFixed(1)} -> ${after.rss.toFixed(1)} MB, ${perQueueKb(after.rss - before.rss)} KB per queue; ` +
@@ -328,6 +350,7 @@ try {
     ...options.tree!.map((tree, i) => ({ name: `tree ${tree}`, binary: buildParleyBinary(join(scratch, `parley-tree-${i}`), tree) })),
   ];
   if (binaries.length === 0) binaries.push({ name: "this checkout", binary: buildParleyBinary(join(scratch, "parley")) });
+  progress("binaries ready");
   const targets = await latencyBench(binaries);
   printLatency(targets);
   console.log(`(machine load average ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]} on ${navigator.hardwareConcurrency} cores at the end)`);

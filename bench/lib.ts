@@ -122,31 +122,41 @@ export function cpuMs(pid: number): number {
 
 /**
  * The runtime's inspector, opened on a loopback port by the environment alone (BUN_INSPECT, which
- * the compiled binary honours too), so that a benchmark can make a server collect its garbage
- * without the server having a route for it. Pass `env` to the process, then `collect()`.
+ * the compiled binary honours too), so that a benchmark can make a server give back what it does
+ * not hold without the server having a route for it. Pass `env` to the process, then `settle()`.
  */
 export function inspectorAccess() {
   const address = `127.0.0.1:${freePort()}/bench-${crypto.randomUUID()}`;
+  const evaluate = async (expression: string): Promise<string> => {
+    const socket = new WebSocket(`ws://${address}`);
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = () => reject(new Error(`the inspector at ${address} did not answer`));
+    });
+    const answer = new Promise<string>((resolve) => {
+      socket.onmessage = (message) => {
+        const reply = JSON.parse(String(message.data));
+        if (reply.id === 1) resolve(reply.result?.result?.value ?? JSON.stringify(reply));
+      };
+    });
+    socket.send(JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { expression, returnByValue: true } }));
+    try {
+      return await answer;
+    } finally {
+      socket.close();
+    }
+  };
   return {
     env: { BUN_INSPECT: address },
-    /** A full, synchronous collection in the process; then its memory as it reports it, in MB. */
-    async collect(): Promise<{ rss: number; heapUsed: number }> {
-      const socket = new WebSocket(`ws://${address}`);
-      await new Promise((resolve, reject) => {
-        socket.onopen = resolve;
-        socket.onerror = () => reject(new Error(`the inspector at ${address} did not answer`));
-      });
-      const answer = new Promise<string>((resolve) => {
-        socket.onmessage = (message) => {
-          const reply = JSON.parse(String(message.data));
-          if (reply.id === 1) resolve(reply.result?.result?.value ?? JSON.stringify(reply));
-        };
-      });
-      // Twice: what the first frees may hold the last references to more.
-      const expression = "Bun.gc(true); Bun.gc(true); JSON.stringify(process.memoryUsage())";
-      socket.send(JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { expression, returnByValue: true } }));
-      const usage = JSON.parse(await answer);
-      socket.close();
+    /**
+     * A full collection, compiled code dropped and free allocator pages returned (Bun.shrink, as
+     * src/jobs/memoryRelease.ts does), three times over: dropping code frees objects that only
+     * the next collection finds, and each call's own frame keeps what it references. Then the
+     * process's memory as it reports it, in MB: resident, and the live JS heap.
+     */
+    async settle(): Promise<{ rss: number; heapUsed: number }> {
+      let usage: { rss?: number; heapUsed: number } = { heapUsed: 0 };
+      for (let i = 0; i < 3; i++) usage = JSON.parse(await evaluate("Bun.gc(true); Bun.shrink(); JSON.stringify(process.memoryUsage())"));
       if (typeof usage.rss !== "number") throw new Error(`the inspector's answer was not the memory: ${JSON.stringify(usage)}`);
       return { rss: usage.rss / 1024 / 1024, heapUsed: usage.heapUsed / 1024 / 1024 };
     },
