@@ -285,7 +285,7 @@ async function latencyBench(binaries: Array<{ name: string; binary: string }>) {
 
 function printLatency(targets: Target[]) {
   const [bare, ...parleys] = targets;
-  const ms = (value: number) => value.toFixed(1).padStart(6);
+  const ms = (value: number) => value.toFixed(1).padStart(7);
   const µs = (value: number) => value.toFixed(0).padStart(7);
   const figures = (target: Target, size: number) => {
     const sorted = [...target.latencies.get(size)!].sort((a, b) => a - b);
@@ -299,7 +299,7 @@ function printLatency(targets: Target[]) {
     };
   };
   console.log(`\nMessage event latency, POST /messages sent to answer arriving, ms; CPU per delivered event, µs (${CLIENTS} client processes)`);
-  console.log(`${"queues".padStart(7)}  ${"server".padEnd(24)}${"p50".padStart(6)}${"p95".padStart(6)}${"p99".padStart(6)}   ${"bare p50".padStart(8)}${"p95".padStart(6)}${"p99".padStart(6)}${"CPU".padStart(8)}${"bare CPU".padStart(9)}${"clients".padStart(9)}${"bare cl.".padStart(9)}`);
+  console.log(`${"queues".padStart(7)}  ${"server".padEnd(24)}${"p50".padStart(7)}${"p95".padStart(7)}${"p99".padStart(7)}   ${"bare p50".padStart(9)}${"p95".padStart(7)}${"p99".padStart(7)}${"CPU".padStart(8)}${"bare CPU".padStart(9)}${"clients".padStart(9)}${"bare cl.".padStart(9)}`);
   for (const size of SIZES) {
     const floor = figures(bare, size);
     for (const parley of parleys) {
