@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { User } from "../src/db/users";
 import { buildOrganization as buildLargeOrganization } from "../test/helpers/largeOrg";
@@ -38,16 +38,16 @@ export interface RunningParley {
  * unless told otherwise, and its log going to a file in the data dir rather than through the
  * benchmark process, which would compete for the CPU.
  */
-export async function startParley(dataDir: string, options: { logLevel?: string } = {}): Promise<RunningParley> {
+export async function startParley(dataDir: string, options: { logLevel?: string; binary?: string; env?: Record<string, string> } = {}): Promise<RunningParley> {
   const url = `http://127.0.0.1:${freePort()}`;
   // PARLEY_BENCH_PROFILE_DIR=DIR writes the server's CPU profile there when it stops.
   const profileDir = process.env.PARLEY_BENCH_PROFILE_DIR;
-  const command = parleyCommand();
+  const command = parleyCommand(options.binary);
   if (profileDir) command.splice(1, 0, "--cpu-prof", `--cpu-prof-dir=${profileDir}`);
   const child = Bun.spawn([...command, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", new URL(url).port], {
     // One account sends as fast as it can: the rate limits would measure themselves. To measure
     // what counting costs, BENCH_RATE_LIMITS=on with PARLEY_RATE_LIMIT_* set high enough.
-    env: { ...process.env, PARLEY_LOG_LEVEL: options.logLevel ?? "info", PARLEY_RATE_LIMITS: process.env.BENCH_RATE_LIMITS ?? "off" },
+    env: { ...process.env, PARLEY_LOG_LEVEL: options.logLevel ?? "info", PARLEY_RATE_LIMITS: process.env.BENCH_RATE_LIMITS ?? "off", ...options.env },
     stdout: Bun.file(join(dataDir, "parley.log")),
     stderr: "inherit",
   });
@@ -69,9 +69,13 @@ export async function startParley(dataDir: string, options: { logLevel?: string 
  */
 export const buildOrganization = (dataDir: string, people: number, channelNames: string[]): Promise<User[]> => buildLargeOrganization(dataDir, { people: people - 1, channelNames });
 
-/** Compiles the single binary as `npm run build` does (without the ARM one) to `outfile`. */
-export function buildParleyBinary(outfile: string): string {
-  const result = Bun.spawnSync([process.execPath, "scripts/build.ts", "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+/**
+ * Compiles the single binary as `npm run build` does (without the ARM one) to `outfile`, from
+ * this checkout or another one (`tree`, which needs its node_modules; the build makes and
+ * removes a `.build` directory in it).
+ */
+export function buildParleyBinary(outfile: string, tree = ROOT): string {
+  const result = Bun.spawnSync([process.execPath, "scripts/build.ts", "--outfile", outfile], { cwd: tree, stdout: "pipe", stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`building Parley failed: ${result.stderr.toString()}`);
   return outfile;
 }
@@ -97,4 +101,64 @@ export function residentMemory(pid: number): ResidentMemory {
 /** Starts the process's VmHWM afresh from its current RSS (Linux: 5 > clear_refs). */
 export function resetPeakMemory(pid: number) {
   writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+/**
+ * CPU time a process's threads have used so far, in ms: the sum of their /proc schedstat run
+ * times, which is what /proc/PID/stat's utime + stime count, in nanoseconds rather than 10 ms
+ * ticks (a round of 100 deliveries costs a few ticks). Threads that have ended are not counted.
+ */
+export function cpuMs(pid: number): number {
+  let nanoseconds = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return nanoseconds / 1e6;
+}
+
+/**
+ * The runtime's inspector, opened on a loopback port by the environment alone (BUN_INSPECT, which
+ * the compiled binary honours too), so that a benchmark can make a server give back what it does
+ * not hold without the server having a route for it. Pass `env` to the process, then `settle()`.
+ */
+export function inspectorAccess() {
+  const address = `127.0.0.1:${freePort()}/bench-${crypto.randomUUID()}`;
+  const evaluate = async (expression: string): Promise<string> => {
+    const socket = new WebSocket(`ws://${address}`);
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = () => reject(new Error(`the inspector at ${address} did not answer`));
+    });
+    const answer = new Promise<string>((resolve) => {
+      socket.onmessage = (message) => {
+        const reply = JSON.parse(String(message.data));
+        if (reply.id === 1) resolve(reply.result?.result?.value ?? JSON.stringify(reply));
+      };
+    });
+    socket.send(JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { expression, returnByValue: true } }));
+    try {
+      return await answer;
+    } finally {
+      socket.close();
+    }
+  };
+  return {
+    env: { BUN_INSPECT: address },
+    /**
+     * A full collection, compiled code dropped and free allocator pages returned (Bun.shrink, as
+     * src/jobs/memoryRelease.ts does), three times over: dropping code frees objects that only
+     * the next collection finds, and each call's own frame keeps what it references. Then the
+     * process's memory as it reports it, in MB: resident, and the live JS heap.
+     */
+    async settle(): Promise<{ rss: number; heapUsed: number }> {
+      let usage: { rss?: number; heapUsed: number } = { heapUsed: 0 };
+      for (let i = 0; i < 3; i++) usage = JSON.parse(await evaluate("Bun.gc(true); Bun.shrink(); JSON.stringify(process.memoryUsage())"));
+      if (typeof usage.rss !== "number") throw new Error(`the inspector's answer was not the memory: ${JSON.stringify(usage)}`);
+      return { rss: usage.rss / 1024 / 1024, heapUsed: usage.heapUsed / 1024 / 1024 };
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { join, resolve } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { DATABASE_FILE, DataDirError, prepareDataDir, readOnlyMessage, restoreAdvice, type Created, type NewInstall } from "./dataDir";
+import { watchDiskOf } from "./diskSpace";
 import { useFileStoreIn } from "./fileStore";
 import { applyMigrations } from "./migrate";
 import { backUpBeforeUpgrade } from "./upgradeBackup";
@@ -66,6 +67,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
   }
   current = { writer: drizzle({ client: sqlite, schema }), reader: drizzle({ client: openReadConnection(path), schema }) };
   useFileStoreIn(dataDir);
+  watchDiskOf(dataDir);
   databaseSwitched(current.writer);
   return { db: current.writer, created, upgrade };
 }

@@ -9,8 +9,15 @@ import { log } from "../log";
  * says so, and the log says it once per episode rather than once per refused request.
  */
 
-/** When the first write failed for lack of space since the last one that worked; null while writes work. */
+/** When the first write failed for lack of space since the disk had room again; null while writes work. */
 let failingSince: number | null = null;
+/** The data directory whose disk the writes go to (set when the database opens). */
+let watchedDir: string | null = null;
+
+export function watchDiskOf(dataDir: string | null) {
+  watchedDir = dataDir;
+  failingSince = null;
+}
 
 /** Below this much free space the data's disk counts as full, whatever the writes say. */
 const FULL_BELOW_BYTES = 1 << 20;
@@ -32,9 +39,14 @@ export function noteWriteFailure(error: unknown): boolean {
   return true;
 }
 
-/** Called after every committed write: the first one after a run of failures ends it. */
+/**
+ * Called after every committed write: the first one after a run of failures ends it, once the
+ * disk has room again. A small write can still fit in what is left of a full disk; ending the
+ * episode on it would have the next refusal log it all again.
+ */
 export function noteWriteSucceeded() {
   if (failingSince === null) return;
+  if (watchedDir !== null && statfsFree(watchedDir) < ROOM_AGAIN_BYTES) return;
   const seconds = Math.round((Date.now() - failingSince) / 1000);
   failingSince = null;
   log.warn(`The disk holding the data directory has room again: changes are accepted again (they were refused for ${seconds} s).`);
@@ -45,6 +57,11 @@ export interface DiskSpace {
   totalBytes: number;
   /** Writes fail or are about to: too little left for SQLite to commit. */
   full: boolean;
+}
+
+function statfsFree(dir: string): number {
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
 }
 
 /** The free space on the file system holding `dir`, as an unprivileged process may use it. */

@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
 import { ApiClient } from "./client";
+import { copyTemplate } from "./dataDirTemplate";
 import { TestServer, runParley, tempDataDir, type ServerOptions } from "./server";
 
 export const OWNER = { email: "owner@example.com", password: "owner-password", fullName: "Olivia Owner" };
@@ -48,11 +49,19 @@ export async function login(anon: ApiClient, email: string, password: string): P
   return { id: body.user_id, email: body.email, password, apiKey: body.api_key, api: anon.as(body.email, body.api_key) };
 }
 
-/** `parley init` in a fresh data dir, then the server started on it. */
+async function initialize(dataDir: string, binary?: string) {
+  const init = runParley(["init", "--data-dir", dataDir, "--org-name", ORG_NAME, "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName], { binary });
+  if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
+}
+
+/**
+ * `parley init` in a fresh data dir, then the server started on it. The init is run once and
+ * its database copied (dataDirTemplate.ts), except for a given binary, which makes its own.
+ */
 export async function startInitializedServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const init = runParley(["init", "--data-dir", dataDir, "--org-name", ORG_NAME, "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName], { binary: options.binary });
-  if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
+  if (options.binary) await initialize(dataDir, options.binary);
+  else await copyTemplate("initialized", initialize, dataDir);
   return TestServer.start({ ...options, dataDir });
 }
 
@@ -65,9 +74,35 @@ export async function createPerson(owner: Person, anon: ApiClient, name: string,
   return person;
 }
 
-/** An organization with one person of every role and a bot, all reachable over HTTP. */
+type Credentials = Omit<Person, "api">;
+type SeededCredentials = Record<Exclude<keyof Org, "server" | "anon">, Credentials>;
+
+/** The seeded data dir's people, signed in as seedPeople signs them in, without the clients. */
+async function seedTemplate(dataDir: string): Promise<SeededCredentials> {
+  const server = await startInitializedServer({ dataDir });
+  try {
+    const { server: _server, anon: _anon, ...people } = await seedPeople(server);
+    return Object.fromEntries(Object.entries(people).map(([role, { api: _api, ...credentials }]) => [role, credentials])) as SeededCredentials;
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * An organization with one person of every role and a bot, all reachable over HTTP. The people
+ * are made once, by seedPeople on a server of their own, and each organization is a copy of
+ * that database (dataDirTemplate.ts), with the same people, passwords and API keys; a given
+ * binary seeds its own.
+ */
 export async function seedOrg(options: ServerOptions = {}): Promise<Org> {
-  return seedPeople(await startInitializedServer(options));
+  if (options.binary) return seedPeople(await startInitializedServer(options));
+  const dataDir = options.dataDir ?? tempDataDir();
+  const credentials = await copyTemplate("seeded", seedTemplate, dataDir);
+  const server = await TestServer.start({ ...options, dataDir });
+  const anon = new ApiClient(server.url);
+  const person = ({ id, email, password, apiKey }: Credentials): Person => ({ id, email, password, apiKey, api: anon.as(email, apiKey) });
+  const { owner, admin, moderator, member, member2, guest, bot } = credentials;
+  return { server, anon, owner: person(owner), admin: person(admin), moderator: person(moderator), member: person(member), member2: person(member2), guest: person(guest), bot: person(bot) };
 }
 
 /** The people of seedOrg, added to a running server whose owner is OWNER (a benchmark's prepared database, say). */
