@@ -91,10 +91,11 @@ export type App = ReturnType<typeof createApp>;
 /**
  * Everything a serving process runs besides answering requests, started once it listens: the
  * settings actions read, the event queues saved by the last clean stop, and every timer
- * (jobs/). The returned stop() runs after the server stopped taking requests, so no event is
- * published after the queues are saved.
+ * (jobs/). `announced` resolves once what the jobs say at start has been logged (the start line
+ * comes after it). The returned stop() runs after the server stopped taking requests, so no
+ * event is published after the queues are saved.
  */
-export function startBackground(config: Config): { stop(): Promise<void> } {
+export function startBackground(config: Config): { stop(): Promise<void>; announced: Promise<void> } {
   configureRateLimits(config.rateLimits);
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
@@ -117,6 +118,7 @@ export function startBackground(config: Config): { stop(): Promise<void> } {
   });
   const jobs = startJobs(config);
   return {
+    announced: jobs.announced,
     async stop() {
       await jobs.stop();
       stopEventQueues();

@@ -103,6 +103,7 @@ export async function runServe(args: string[]): Promise<number> {
   const server = app.server!;
   trustForwardedHeaders({ server, proxies: config.trustedProxies });
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
+  await background.announced;
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
   if (headLimitWarning) log.warn(headLimitWarning);
   log.info(`Parley ${SERVER_VERSION} listening on ${scheme}://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);

@@ -17,9 +17,10 @@ import { startSessionExpiry } from "./sessionExpiry";
  * "what runs in the background?". Each job is a thin shim: the work lives in the action or
  * registry it calls.
  */
-export function startJobs(config: Config): { stop(): Promise<void> } {
+export function startJobs(config: Config): { stop(): Promise<void>; announced: Promise<void> } {
   const stops: Array<() => void | Promise<void>> = [startQueueCollection(config.queueTimeoutSeconds)];
-  stops.push(startOutboxSender(config));
+  const outbox = startOutboxSender(config);
+  stops.push(outbox.stop);
   stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
   stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
@@ -31,6 +32,8 @@ export function startJobs(config: Config): { stop(): Promise<void> } {
   stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
   stops.push(startMemoryRelease(config.memoryReleaseSeconds));
   return {
+    /** Resolves once what the jobs say at start (how e-mail goes out) has been said. */
+    announced: outbox.announced,
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

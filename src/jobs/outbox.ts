@@ -14,9 +14,9 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  * was queued or came due while the server was down. A plain setInterval, since tests sweep more
  * than once a second.
  */
-export function startOutboxSender(config: Config): () => Promise<void> {
+export function startOutboxSender(config: Config): { stop: () => Promise<void>; announced: Promise<void> } {
   configureMail(config.smtp, config.outboxMailConcurrency);
-  void announceMail().catch((error) => log.error(`outbox: reading the mail settings failed: ${(error as Error)?.stack ?? error}`));
+  const announced = announceMail().catch((error) => log.error(`outbox: reading the mail settings failed: ${(error as Error)?.stack ?? error}`));
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());
   let prunedAt = 0;
@@ -34,11 +34,12 @@ export function startOutboxSender(config: Config): () => Promise<void> {
   void sweep();
   const timer = setInterval(() => void sweep(), Math.max(100, config.outboxSweepSeconds * 1000));
   timer.unref?.();
-  return () => {
+  const stop = () => {
     clearInterval(timer);
     onOutboxQueued(null);
     return stopOutboxRunner();
   };
+  return { stop, announced };
 }
 
 async function announceMail() {
