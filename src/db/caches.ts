@@ -77,6 +77,19 @@ function externalDataVersion(): number {
  * request makes (the realm, the caller's account) cost a map lookup while the data is unchanged.
  */
 export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): (db: Reader) => T {
+  return cacheOf(name, load);
+}
+
+/**
+ * A copy kept by the same rule whose loading reads nothing (an empty map that callers fill):
+ * asked for outside any transaction, so without a handle.
+ */
+export function keptUntilChange<T>(name: CacheName, make: () => T): () => T {
+  const cache = cacheOf(name, make);
+  return () => cache(undefined);
+}
+
+function cacheOf<T>(name: CacheName, load: (db: Reader) => T): (db: Reader | undefined) => T {
   if (drops.has(name)) throw new Error(`Two caches named ${name}`);
   let value: T;
   let seenEpoch = -1;
@@ -85,10 +98,10 @@ export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): 
     seenEpoch = -1;
   });
   return (db) => {
-    if (transactionOf(db)?.kind === "write") return load(db);
+    if (db !== undefined && transactionOf(db)?.kind === "write") return load(db);
     const version = externalDataVersion();
     if (seenEpoch !== epoch || seenDataVersion !== version) {
-      value = load(db);
+      value = load(db!);
       seenEpoch = epoch;
       seenDataVersion = version;
       // A load that fails is not kept: the next call tries again.

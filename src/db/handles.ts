@@ -29,21 +29,41 @@ export type Handle = Db & { readonly [STATE]: TransactionState; close(): void };
 
 /**
  * A handle over `connection` for one transaction. It is the connection's drizzle database
- * underneath (its builders run statements on that connection), with `emit` for writes.
+ * underneath (its builders run statements on that connection), with `emit` for writes. The
+ * methods live on one prototype per connection; a handle adds only its state, since reads and
+ * writes make one each.
  */
 export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void): Handle {
-  const state: TransactionState = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [] };
-  return Object.create(connection, {
-    [STATE]: { value: state },
-    close: { value: () => (state.open = false) },
-    emit: {
-      value(event: Emitted["event"], userIds: Iterable<number>, options?: Emitted["options"]) {
-        if (!collect) throw new Error("Events are emitted only in write transactions");
-        if (!state.open) throw new Error("An event was emitted after its transaction ended");
-        collect({ event, userIds: [...new Set(userIds)], options });
+  const handle = Object.create(prototypeFor(connection)) as { [STATE]: TransactionState; [COLLECT]?: (emitted: Emitted) => void };
+  handle[STATE] = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [] };
+  if (collect) handle[COLLECT] = collect;
+  return handle as unknown as Handle;
+}
+
+const COLLECT = Symbol("collect");
+const prototypes = new WeakMap<Db, object>();
+
+function prototypeFor(connection: Db): object {
+  let prototype = prototypes.get(connection);
+  if (prototype === undefined) {
+    prototype = Object.create(connection, {
+      close: {
+        value(this: Handle) {
+          this[STATE].open = false;
+        },
       },
-    },
-  }) as Handle;
+      emit: {
+        value(this: Handle & { [COLLECT]?: (emitted: Emitted) => void }, event: Emitted["event"], userIds: Iterable<number>, options?: Emitted["options"]) {
+          const collect = this[COLLECT];
+          if (!collect) throw new Error("Events are emitted only in write transactions");
+          if (!this[STATE].open) throw new Error("An event was emitted after its transaction ended");
+          collect({ event, userIds: [...new Set(userIds)], options });
+        },
+      },
+    });
+    prototypes.set(connection, prototype!);
+  }
+  return prototype!;
 }
 
 /** The transaction a handle belongs to; undefined for the bare connection (db/ internals, start-up). */

@@ -17,15 +17,31 @@ export class Turns {
     return this.waiting.length;
   }
 
-  private async hold<T>(work: () => Promise<T>): Promise<T> {
+  private hold<T>(work: () => Promise<T>): Promise<T> {
     this.busy = true;
+    let running: Promise<T>;
     try {
-      return await work();
-    } finally {
-      // Handed straight to the next in line, so no newcomer slips in between.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.busy = false;
+      running = work();
+    } catch (error) {
+      this.release();
+      return Promise.reject(error);
     }
+    return running.then(
+      (value) => {
+        this.release();
+        return value;
+      },
+      (error: unknown) => {
+        this.release();
+        throw error;
+      },
+    );
+  }
+
+  /** Hands the turn straight to the next in line, so no newcomer slips in between. */
+  private release() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy = false;
   }
 }

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
-import { cachedUntilChange } from "../db/caches";
+import { keptUntilChange } from "../db/caches";
 import { findRealm } from "../db/realm";
-import { read, readWithoutSnapshot } from "../db/transaction";
+import { read } from "../db/transaction";
 import { findUserByEmail, type User } from "../db/users";
 import { ApiError } from "./errors";
 import { requestNote } from "./requestNote";
@@ -45,7 +45,7 @@ function sameKey(given: string, expected: string | undefined): boolean {
 // Accounts whose credentials checked out, by the exact Authorization header. Dropped at every
 // write() (see db/caches.ts), so a changed key, a deactivation or a role change is seen on
 // the very next request.
-const verifiedAccounts = cachedUntilChange("verifiedAccounts", () => new Map<string, User>());
+const verifiedAccounts = keptUntilChange("verifiedAccounts", () => new Map<string, User>());
 const MAX_VERIFIED_ACCOUNTS = 10_000;
 // Real credentials make a header of a few hundred characters. Anything may follow them (see
 // decodeBasic), so longer headers are checked each time rather than kept: a client could
@@ -56,7 +56,7 @@ export async function authenticate(header: string | undefined): Promise<User> {
   // Taken before the credentials are read (below, across awaits): should a write commit
   // meanwhile, what this check found may predate it, and goes into this copy, which that
   // commit has already dropped.
-  const verified = await readWithoutSnapshot(verifiedAccounts);
+  const verified = verifiedAccounts();
   const known = header === undefined ? undefined : verified.get(header);
   if (known) return known;
   const user = await checkCredentials(header);
