@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { loadConfig } from "../config";
 import { findRealm } from "../db/realm";
 import { findSessionByTokenHash, touchSession } from "../db/sessions";
-import { read, write } from "../db/transaction";
+import { readWithoutSnapshot, write } from "../db/transaction";
 import { findUserById, type User } from "../db/users";
 import { now } from "../model/clock";
 import { requestOrigin, servedOverHttps } from "./clientAddress";
@@ -127,7 +127,7 @@ export const sessionExpired = () => new ApiError("UNAUTHORIZED", "Your session h
 export async function currentSession(token: string): Promise<{ id: number; user: User } | undefined> {
   const tokenHash = hashToken(token);
   const at = now();
-  const found = await read(async (db) => {
+  const found = await readWithoutSnapshot(async (db) => {
     const session = await findSessionByTokenHash(db, tokenHash);
     if (!session || session.expiresAt <= at) return undefined;
     const user = await findUserById(db, session.userId);
@@ -144,7 +144,7 @@ export async function authenticateSession(request: Request, token: string): Prom
   const session = await currentSession(token);
   if (!session) throw sessionExpired();
   checkCsrf(request, token);
-  if ((await read(findRealm))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if ((await readWithoutSnapshot(findRealm))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!session.user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   return session.user;
 }

@@ -1,6 +1,6 @@
 import { listAlertWords } from "../db/alertWords";
-import { read } from "../db/transaction";
+import { readWithoutSnapshot } from "../db/transaction";
 import type { User } from "../db/users";
 
 /** GET /users/me/alert_words: the caller's own alert words, as they typed them. */
-export const listOwnAlertWords = (viewer: User): Promise<string[]> => read((db) => listAlertWords(db, viewer.id));
+export const listOwnAlertWords = (viewer: User): Promise<string[]> => readWithoutSnapshot((db) => listAlertWords(db, viewer.id));

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mayDownload } from "../access/attachments";
 import { storedFilePath } from "../db/fileStore";
 import { getRealm, REALM_ID } from "../db/realm";
-import { read } from "../db/transaction";
+import { read, readWithoutSnapshot } from "../db/transaction";
 import { type Attachment, findAttachmentById, findAttachmentByPathId, linkingMessages, listAttachmentsOf, uploadSpaceUsed } from "../db/uploads";
 import type { User } from "../db/users";
 import { ApiError, badRequest } from "../http/errors";
@@ -65,7 +65,7 @@ export async function temporaryUploadUrl(viewer: User, realmId: string, path: st
 /** GET /user_uploads/temporary/{token}/{filename}: the upload a valid, unexpired token names. */
 export async function downloadForToken(token: string, filename: string): Promise<Download> {
   const id = tokenAttachmentId(token);
-  const attachment = id === undefined ? undefined : await read((db) => findAttachmentById(db, id));
+  const attachment = id === undefined ? undefined : await readWithoutSnapshot((db) => findAttachmentById(db, id));
   if (!attachment || !verifyUploadToken(TOKEN_KEY, token, attachment.id, attachment.pathId, now())) throw badRequest("Invalid token");
   if (attachment.pathId.slice(attachment.pathId.lastIndexOf("/") + 1) !== filename) throw badRequest("Invalid filename");
   return downloadOf(attachment);

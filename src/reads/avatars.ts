@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAvatarFile } from "../db/avatars";
 import { storedFilePath } from "../db/fileStore";
 import { REALM_ID } from "../db/realm";
-import { read } from "../db/transaction";
+import { readWithoutSnapshot } from "../db/transaction";
 import { EMOJI_IMAGE_CONTENT_TYPES, sniffEmojiImageFormat } from "../model/emojiImages";
 
 export interface AvatarImage {
@@ -18,7 +18,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * uploads, which have their own rules. Null when no account has it (or the file is missing).
  */
 export async function readAvatarImage(realmId: string, fileName: string): Promise<AvatarImage | null> {
-  if (realmId !== String(REALM_ID) || !SHA256.test(fileName) || !(await read((db) => isAvatarFile(db, fileName)))) return null;
+  if (realmId !== String(REALM_ID) || !SHA256.test(fileName) || !(await readWithoutSnapshot((db) => isAvatarFile(db, fileName)))) return null;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = readFileSync(storedFilePath(fileName));

@@ -1,6 +1,6 @@
 import { listLinkifiers } from "../db/linkifiers";
-import { read } from "../db/transaction";
+import { readWithoutSnapshot } from "../db/transaction";
 import { type ApiLinkifier, linkifierToApi } from "../shapes/linkifiers";
 
 /** GET /realm/linkifiers: the organization's linkifiers in the order they apply; every member may read them. */
-export const listRealmLinkifiers = async (): Promise<ApiLinkifier[]> => (await read(listLinkifiers)).map(linkifierToApi);
+export const listRealmLinkifiers = async (): Promise<ApiLinkifier[]> => (await readWithoutSnapshot(listLinkifiers)).map(linkifierToApi);

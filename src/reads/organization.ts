@@ -1,9 +1,9 @@
 import { findRealm, type Realm } from "../db/realm";
-import { read } from "../db/transaction";
+import { read, readWithoutSnapshot } from "../db/transaction";
 import { versionFields } from "../version";
 
 /** The organization, or undefined before first-run setup has made it. */
-export const findOrganization = (): Promise<Realm | undefined> => read(findRealm);
+export const findOrganization = (): Promise<Realm | undefined> => readWithoutSnapshot(findRealm);
 
 export const isSetUp = () => read(async (db) => (await findRealm(db)) !== undefined);
 

@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { storedFilePath } from "../db/fileStore";
 import { findRealmEmojiByFileName, formatOfContentType, listRealmEmoji } from "../db/realmEmoji";
 import { REALM_ID } from "../db/realm";
-import { read } from "../db/transaction";
+import { readWithoutSnapshot } from "../db/transaction";
 import { stillFrame } from "../model/emojiImages";
 import { type ApiRealmEmoji, realmEmojiDictionary } from "../shapes/realmEmoji";
 
 /** GET /realm/emoji: every custom emoji; the list is public to everyone in the organization. */
-export const listCustomEmoji = async (): Promise<Record<string, ApiRealmEmoji>> => realmEmojiDictionary(await read(listRealmEmoji));
+export const listCustomEmoji = async (): Promise<Record<string, ApiRealmEmoji>> => realmEmojiDictionary(await readWithoutSnapshot(listRealmEmoji));
 
 export interface EmojiImageFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -21,7 +21,7 @@ export interface EmojiImageFile {
  */
 export async function readEmojiImage(realmId: string, fileName: string, still: boolean): Promise<EmojiImageFile | null> {
   if (realmId !== String(REALM_ID)) return null;
-  const row = await read((db) => findRealmEmojiByFileName(db, fileName));
+  const row = await readWithoutSnapshot((db) => findRealmEmojiByFileName(db, fileName));
   if (!row) return null;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
