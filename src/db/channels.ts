@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { userGroups } from "./userGroups";
 import { cacheChanged } from "./caches";
+import { idList } from "./sqlLists";
 import type { Reader, SendTx, Tx } from "./types";
 import { users } from "./users";
 
@@ -85,8 +86,6 @@ export const defaultChannels = sqliteTable("default_channels", {
 
 export const channelNameKey = (name: string) => name.toLowerCase();
 
-/** A list of IDs bound as one JSON parameter: one statement whatever the list's length. */
-export const idList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 export async function findChannelById(db: Reader, id: number): Promise<Channel | undefined> {
   return db.select().from(channels).where(eq(channels.id, id)).get();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { idList } from "./channels";
+import { idList } from "./sqlLists";
 import { type Message, messages } from "./messages";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";

@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
 import { activeChannelIdsOfUser, channels } from "./channels";
 import { Flag, type Message, messageFlags, messages, readMarks } from "./messages";
+import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
@@ -48,8 +49,7 @@ export interface UserChannel {
 }
 
 // Reads on the history path are SQL templates rather than the query builder, which costs
-// more to build than these indexed lookups take to run; lists travel as one JSON parameter.
-const jsonList = (ids: number[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+// more to build than these indexed lookups take to run; lists travel as one JSON parameter (sqlLists.ts).
 
 /** The newest message ID, or 0 before the first message. */
 export async function maxMessageId(db: Reader): Promise<number> {
@@ -58,7 +58,7 @@ export async function maxMessageId(db: Reader): Promise<number> {
 
 export async function channelRecipientIds(db: Reader, channelIds: number[]): Promise<Map<number, number>> {
   if (channelIds.length === 0) return new Map();
-  const rows = db.all<{ id: number; channel_id: number }>(sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${jsonList(channelIds)}`);
+  const rows = db.all<{ id: number; channel_id: number }>(sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${idList(channelIds)}`);
   return new Map(rows.map((row) => [row.channel_id, row.id]));
 }
 
@@ -137,7 +137,7 @@ export async function raiseMark(tx: Tx, userId: number, recipientId: number, upT
 export async function marksOf(db: Reader, userId: number, recipientIds: number[]): Promise<Map<number, number>> {
   if (recipientIds.length === 0) return new Map();
   const rows = db.all<{ recipient_id: number; read_up_to: number }>(
-    sql`SELECT recipient_id, read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id IN ${jsonList(recipientIds)}`,
+    sql`SELECT recipient_id, read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id IN ${idList(recipientIds)}`,
   );
   return new Map(rows.map((row) => [row.recipient_id, row.read_up_to]));
 }
@@ -147,7 +147,7 @@ export async function periodsOf(db: Reader, userId: number, channelIds: number[]
   if (channelIds.length === 0) return [];
   return db
     .all<{ channel_id: number; starts_after: number; ends_at: number | null }>(
-      sql`SELECT channel_id, starts_after, ends_at FROM subscription_periods WHERE user_id = ${userId} AND channel_id IN ${jsonList(channelIds)}`,
+      sql`SELECT channel_id, starts_after, ends_at FROM subscription_periods WHERE user_id = ${userId} AND channel_id IN ${idList(channelIds)}`,
     )
     .map((row) => ({ userId, channelId: row.channel_id, startsAfter: row.starts_after, endsAt: row.ends_at }));
 }
@@ -158,7 +158,7 @@ export async function periodsOf(db: Reader, userId: number, channelIds: number[]
 export async function bitsOf(db: Reader, userId: number, messageIds: number[]): Promise<Map<number, number>> {
   if (messageIds.length === 0) return new Map();
   const rows = db.all<{ message_id: number; flags: number }>(
-    sql`SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id IN ${jsonList(messageIds)}`,
+    sql`SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id IN ${idList(messageIds)}`,
   );
   return new Map(rows.map((row) => [row.message_id, row.flags]));
 }
@@ -378,5 +378,5 @@ export async function listUnreadInIdRange(db: Reader, userId: number, range: { f
 
 /** Which of these messages are unread for the user, newest first. */
 export async function listUnreadAmong(db: Reader, userId: number, messageIds: number[]): Promise<UnreadRow[]> {
-  return listUnread(db, userId, { where: sql`${messages.id} IN ${jsonList(messageIds)}` });
+  return listUnread(db, userId, { where: sql`${messages.id} IN ${idList(messageIds)}` });
 }
