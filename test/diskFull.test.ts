@@ -63,6 +63,13 @@ const health = async (org: Org) => {
 
 const lines = (output: string, text: string) => output.split("\n").filter((line) => line.includes(text)).length;
 
+/** The log is written a moment after what it tells: the lines with `text` once they stop growing or reach `count`. */
+async function linesOnceWritten(server: { output: string }, text: string, count: number): Promise<number> {
+  const until = Date.now() + 5000;
+  while (lines(server.output, text) < count && Date.now() < until) await Bun.sleep(20);
+  return lines(server.output, text);
+}
+
 describe.skipIf(typeof disk === "string")("a full disk", () => {
   const { dir, unmount } = disk as Exclude<typeof disk, string>;
   const dataDir = join(dir, "data");
@@ -145,7 +152,7 @@ describe.skipIf(typeof disk === "string")("a full disk", () => {
     rmSync(filler);
     expect(await health(org)).toEqual({ status: 200, body: { status: "ok" } });
     acknowledged.push(ok(await send("after")).id);
-    expect(lines(org.server.output, "has room again")).toBe(1);
+    expect(await linesOnceWritten(org.server, "has room again", 1)).toBe(1);
     expect(ok(await org.member.api.post("/users/me/status", { status_text: "back" })).result).toBe("success");
 
     await org.server.stop();
