@@ -19,16 +19,12 @@
  *     with a fresh register (test/events/).
  */
 import type { Emitted } from "../db/types";
-import { getRealm } from "../db/realm";
-import { read } from "../db/transaction";
-import { findUserById } from "../db/users";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
-import type { UserSettings } from "../model/userSettings";
-import { type ApiUserGroup, listUserGroupsForApi } from "../shapes/userGroups";
 import { versionFields } from "../version";
 import { ActivityOrder, longestIdle } from "./activityOrder";
-import { addLookups, eventLookups, eventsForQueue, type FilterContext, type Lookups, shapeStore } from "./filters";
+import { addLookups, eventLookups, eventsForQueue, type Lookups } from "./filters";
+import { filterContext, lookUp, NOTHING_LOOKED_UP, type LookedUp } from "./filterState";
 import { loadQueues, saveQueues } from "./persistence";
 import { EventQueue, type StoredEvent, type Waiter } from "./queue";
 import type { QueueSpec } from "./spec";
@@ -289,42 +285,6 @@ export function fetchEvents(queueId: string, userId: number, request: FetchReque
     // delivery path than it saves); an abort arriving later finds this waiter gone and does nothing.
     request.signal?.addEventListener("abort", () => queue.waiter === waiter && release(), { once: true });
   });
-}
-
-/** What publish read for the filters' lookups (filters.ts, Lookups). */
-interface LookedUp {
-  emptyTopicDisplayName?: string;
-  userSettings: Map<number, UserSettings | undefined>;
-  userGroups: Map<number, ApiUserGroup | undefined>;
-}
-
-const NOTHING_LOOKED_UP: LookedUp = { userSettings: new Map(), userGroups: new Map() };
-
-/** Reads what the filters will look up, in one snapshot taken after the commit that emitted the events. */
-function lookUp(wanted: Lookups): Promise<LookedUp> {
-  return read(async (db) => {
-    const looked: LookedUp = { userSettings: new Map(), userGroups: new Map() };
-    if (wanted.emptyTopicDisplayName) looked.emptyTopicDisplayName = (await getRealm(db)).settings.empty_topic_display_name;
-    for (const userId of wanted.userSettings) looked.userSettings.set(userId, (await findUserById(db, userId))?.settings);
-    if (wanted.userGroups.size > 0) {
-      for (const groupId of wanted.userGroups) looked.userGroups.set(groupId, undefined);
-      for (const group of await listUserGroupsForApi(db, { includeDeactivated: true, ids: [...wanted.userGroups] })) looked.userGroups.set(group.id, group);
-    }
-    return looked;
-  });
-}
-
-/** The filters' context over what was read for them; a lookup not read (or whose read failed) fails its delivery. */
-function filterContext(looked: LookedUp): FilterContext {
-  const notRead = (what: string): never => {
-    throw new Error(`${what} was not read for this publish`);
-  };
-  return {
-    emptyTopicDisplayName: () => looked.emptyTopicDisplayName ?? notRead("the empty topic's display name"),
-    userSettings: (userId) => (looked.userSettings.has(userId) ? looked.userSettings.get(userId) : notRead(`the settings of user ${userId}`)),
-    userGroup: (groupId) => (looked.userGroups.has(groupId) ? looked.userGroups.get(groupId) : notRead(`user group ${groupId}`)),
-    sharedShape: shapeStore(),
-  };
 }
 
 type Targets = Map<EventQueue, boolean>;
