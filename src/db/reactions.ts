@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ReactionType } from "../model/emoji";
 import { messages } from "./messages";
+import { rowsForParts } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 import { users } from "./users";
 
@@ -68,12 +69,7 @@ export async function deleteReaction(tx: Tx, id: number) {
   tx.delete(reactions).where(eq(reactions.id, id)).run();
 }
 
-/** The reactions to these messages, 500 messages at a time, each message's oldest first. */
+/** The reactions to these messages (read in parts), each message's oldest first. */
 export async function reactionsToMessages(db: Reader, messageIds: number[]): Promise<Reaction[]> {
-  const rows: Reaction[] = [];
-  for (let i = 0; i < messageIds.length; i += 500) {
-    const chunk = messageIds.slice(i, i + 500);
-    for (const row of db.select().from(reactions).where(inArray(reactions.messageId, chunk)).orderBy(asc(reactions.id)).all()) rows.push(row);
-  }
-  return rows;
+  return rowsForParts(messageIds, (part) => db.select().from(reactions).where(inArray(reactions.messageId, part)).orderBy(asc(reactions.id)).all());
 }

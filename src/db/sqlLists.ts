@@ -6,3 +6,13 @@ import { sql } from "drizzle-orm";
  * SQLite's json_each: a second dialect replaces it here.
  */
 export const idList = (ids: readonly (number | string)[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/** How many IDs one `inArray` list holds where a query reads a long list in parts. */
+const PART = 500;
+
+/** The rows `query` finds for each part of `ids` in turn, together, in the parts' order. */
+export function rowsForParts<T>(ids: readonly number[], query: (part: number[]) => T[]): T[] {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += PART) for (const row of query(ids.slice(i, i + PART))) rows.push(row);
+  return rows;
+}

@@ -1,20 +1,14 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { userGroupMembers, userGroupSubgroups, userGroups } from "./userGroups";
+import { rowsForParts } from "./sqlLists";
 import type { Reader } from "./types";
 import { users } from "./users";
 
 /**
  * Who is in which user group, read for many groups at once: what permission checks and the
- * API shapes of groups and group-setting values need. Lists are read 500 IDs at a time.
+ * API shapes of groups and group-setting values need. Long lists are read in parts (sqlLists.ts).
  */
 
-const CHUNK = 500;
-
-function chunked(ids: number[]): number[][] {
-  const result: number[][] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) result.push(ids.slice(i, i + CHUNK));
-  return result;
-}
 
 /** The groups a user is in, directly or through subgroups, named and unnamed. */
 export async function groupsContainingUser(db: Reader, userId: number): Promise<Set<number>> {
@@ -30,40 +24,30 @@ export async function groupsContainingUser(db: Reader, userId: number): Promise<
 
 /** Of these group IDs, the unnamed groups (values of settings). */
 export async function unnamedGroupIdsAmong(db: Reader, groupIds: number[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const chunk of chunked(groupIds)) {
-    for (const row of db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, chunk), isNull(userGroups.name))).all()) ids.push(row.id);
-  }
-  return ids;
+  return rowsForParts(groupIds, (part) => db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, part), isNull(userGroups.name))).all()).map((row) => row.id);
 }
 
 /** The direct members of these groups who are active users, each group's in user ID order. */
 export async function activeDirectMembers(db: Reader, groupIds: number[]): Promise<Array<{ groupId: number; userId: number }>> {
-  const members: Array<{ groupId: number; userId: number }> = [];
-  for (const chunk of chunked(groupIds)) {
-    const rows = db
+  return rowsForParts(groupIds, (part) =>
+    db
       .select({ groupId: userGroupMembers.groupId, userId: userGroupMembers.userId })
       .from(userGroupMembers)
       .innerJoin(users, eq(users.id, userGroupMembers.userId))
-      .where(and(inArray(userGroupMembers.groupId, chunk), eq(users.isActive, true)))
+      .where(and(inArray(userGroupMembers.groupId, part), eq(users.isActive, true)))
       .orderBy(userGroupMembers.userId)
-      .all();
-    for (const row of rows) members.push(row);
-  }
-  return members;
+      .all(),
+  );
 }
 
 /** The direct subgroups of these groups, each group's in ID order. */
 export async function directSubgroups(db: Reader, groupIds: number[]): Promise<Array<{ groupId: number; subgroupId: number }>> {
-  const subgroups: Array<{ groupId: number; subgroupId: number }> = [];
-  for (const chunk of chunked(groupIds)) {
-    const rows = db
+  return rowsForParts(groupIds, (part) =>
+    db
       .select({ groupId: userGroupSubgroups.groupId, subgroupId: userGroupSubgroups.subgroupId })
       .from(userGroupSubgroups)
-      .where(inArray(userGroupSubgroups.groupId, chunk))
+      .where(inArray(userGroupSubgroups.groupId, part))
       .orderBy(userGroupSubgroups.subgroupId)
-      .all();
-    for (const row of rows) subgroups.push(row);
-  }
-  return subgroups;
+      .all(),
+  );
 }
