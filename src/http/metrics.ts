@@ -30,12 +30,17 @@ const figures = new Map<string, MethodFigures>(
   METHODS.map((method) => [method, { byStatus: STATUS_CLASSES.map(() => 0), buckets: [...DURATION_BUCKETS, Infinity].map(() => 0), timed: 0, seconds: 0 }]),
 );
 const otherMethod = figures.get("other")!;
+let answered = 0;
+
+/** Requests answered since the process started (jobs/memoryRelease.ts waits for none to come). */
+export const requestsAnswered = () => answered;
 
 /**
  * One answered request. timed: false leaves it out of the duration histogram (a long-poll
  * waits for events by design, and would hide the latency of everything else).
  */
 export function recordRequest(method: string, status: number, seconds: number, timed: boolean) {
+  answered++;
   const entry = figures.get(method) ?? otherMethod;
   const statusClass = Math.floor(status / 100) - 1;
   if (statusClass >= 0 && statusClass < STATUS_CLASSES.length) entry.byStatus[statusClass]++;

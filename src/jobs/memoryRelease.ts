@@ -1,3 +1,4 @@
+import { requestsAnswered } from "../http/metrics";
 import { log } from "../log";
 
 /**
@@ -9,14 +10,16 @@ import { log } from "../log";
  * messages (bench:memory-load, bench/README.md), a server idle at 85 MB held 162 MB a minute
  * later and 142 MB ten minutes later; with this job, 105 MB within a minute.
  *
- * Every `checkSeconds` it looks at the process. It is quiet when its main thread, which runs
- * every request, worked less than QUIET_SHARE of the time since the last look (collector
- * threads tidying up after the burst do not count). When quiet and holding more than GROWTH
+ * Every `checkSeconds` it looks at the process. It is quiet when no request was answered since
+ * the last look and its main thread, which runs every request, worked less than QUIET_SHARE of
+ * that time (collector threads tidying up after the burst do not count). When quiet and holding more than GROWTH
  * times the level it settled at, it releases: `Bun.shrink()` drops all compiled code (compiled
  * again when next run), collects in full and returns free allocator pages. `Bun.gc(true)`
  * alone keeps the code and most pages (after the fuzz run: 157 MB of 160, against 112). The
  * release holds the event loop for 40-150 ms once, so a request arriving just then waits that
- * long; a busy server is never quiet, so it never pays this under load.
+ * long; a server answering anything, however little, is never quiet, so its clients do not
+ * meet this pause while they use it (measured by CPU alone, a run of light requests after
+ * heavy ones could count as quiet and have a release land in the next request).
  */
 const QUIET_SHARE = 0.05;
 const GROWTH = 1.2;
@@ -30,10 +33,13 @@ export function startMemoryRelease(checkSeconds: number): () => void {
   /** Set by a release, until the next quiet look measures what it left. */
   let releasedFrom: number | undefined;
   let cpuBefore = process.threadCpuUsage();
+  let answeredBefore = requestsAnswered();
   const look = () => {
     const cpu = process.threadCpuUsage(cpuBefore);
     cpuBefore = process.threadCpuUsage();
-    if ((cpu.user + cpu.system) / 1e6 >= QUIET_SHARE * checkSeconds) return;
+    const answered = requestsAnswered() - answeredBefore;
+    answeredBefore = requestsAnswered();
+    if (answered > 0 || (cpu.user + cpu.system) / 1e6 >= QUIET_SHARE * checkSeconds) return;
     const resident = process.memoryUsage.rss();
     if (releasedFrom !== undefined) {
       log.debug(`Memory released after the server went quiet: ${(releasedFrom / MB).toFixed(0)} MB resident before, ${(resident / MB).toFixed(0)} MB after`);
