@@ -18,6 +18,8 @@ import type { Reader, TransactionKind } from "./types";
  *   exception, a channel's first message, goes through a db/ function that drops its copy by
  *   name (cacheChanged). A send transaction that rolls back drops every copy, since some may
  *   have been filled from its rows.
+ * - Upkeep writes (writeUpkeep: the search index's merges, stored presence) change nothing a
+ *   copy is made from, committed or not: copies stay valid across them and in use inside them.
  *
  * Only db/ needs to know this: writes that would leave a copy stale take a Tx, which a send's
  * SendTx is not.

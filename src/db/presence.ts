@@ -1,5 +1,5 @@
 import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
-import type { Reader, Tx } from "./types";
+import type { Reader, UpkeepTx } from "./types";
 import { users } from "./users";
 
 /**
@@ -30,7 +30,7 @@ export function listPresenceRows(db: Reader): PresenceRow[] {
 }
 
 /** Writes the given users' current presence, replacing what was stored. */
-export async function savePresenceRows(tx: Tx, rows: PresenceRow[]) {
+export async function savePresenceRows(tx: UpkeepTx, rows: PresenceRow[]) {
   for (const row of rows) {
     const { userId: _userId, ...changes } = row;
     tx.insert(presences).values(row).onConflictDoUpdate({ target: presences.userId, set: changes }).run();

@@ -1,7 +1,7 @@
 import type { ShownPresence } from "../model/presence";
 import { readConnection, writeConnection } from "./client";
 import { listPresenceRows, savePresenceRows, type PresenceRow } from "./presence";
-import { write } from "./transaction";
+import { writeUpkeep } from "./transaction";
 
 /**
  * Presence lives in memory: every client of every user reports it each minute, and a write
@@ -88,7 +88,7 @@ export async function saveUnsavedPresences(): Promise<number> {
     return { userId, lastActiveTime: entry.activeTime, lastConnectedTime: entry.connectedTime, lastUpdateId: entry.updateId };
   });
   try {
-    await write((tx) => savePresenceRows(tx, rows));
+    await writeUpkeep((tx) => savePresenceRows(tx, rows));
   } catch (error) {
     for (const userId of userIds) state.unsaved.add(userId);
     throw error;

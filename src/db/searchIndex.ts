@@ -1,6 +1,6 @@
 import { transactionOf } from "./handles";
 import { rawStatement } from "./prepared";
-import type { SendTx, Tx } from "./types";
+import type { SendTx, Tx, UpkeepTx } from "./types";
 
 /**
  * Feeding new messages to the full-text index (messages_fts, migrations 0001 and 0002). A
@@ -65,8 +65,8 @@ export function mergeIndexOnCommit(tx: Tx, on: boolean) {
   setCrisismerge(tx).run(on ? CRISIS_MERGE_SEGMENTS : BACKGROUND_CRISIS_SEGMENTS);
 }
 
-/** One step of merging the index, inside a write transaction; false when nothing was left to merge. */
-export function mergeIndexStep(tx: Tx): boolean {
+/** One step of merging the index, inside an upkeep write (it changes nothing a cached copy is made from); false when nothing was left to merge. */
+export function mergeIndexStep(tx: UpkeepTx): boolean {
   const before = totalChanges(tx).get()!.n;
   mergeStep(tx).run(MERGE_STEP_PAGES);
   // The command itself counts as one change; merging writes more.

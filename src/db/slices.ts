@@ -1,5 +1,5 @@
-import { read, write } from "./transaction";
-import type { Reader, Tx } from "./types";
+import { read, write, writeUpkeep } from "./transaction";
+import type { Reader, Tx, UpkeepTx } from "./types";
 
 /**
  * Long work in short transactions. Parley is one process and every transaction runs on the
@@ -34,21 +34,24 @@ export const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(res
  * which is the result. Each call must do some of the work, stop once `slice.over` says so,
  * and find where to go on from its arguments or the database: a slice starts afresh.
  */
-export async function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
-  return workingInSlices(async () => {
-    for (;;) {
-      const result = await write((tx) => step(tx, new Slice()));
-      if (result !== undefined) return result;
-      await yieldToOthers();
-    }
-  });
+export function writeInSlices<T>(step: (tx: Tx, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
+  return inSlices(write, step);
+}
+
+/** writeInSlices for upkeep (writeUpkeep in db/transaction.ts): each slice one upkeep write. */
+export function upkeepInSlices<T>(step: (tx: UpkeepTx, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
+  return inSlices(writeUpkeep, step);
 }
 
 /** readInSlices is writeInSlices for reads: each slice one consistent snapshot. */
-export async function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
+export function readInSlices<T>(step: (db: Reader, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
+  return inSlices(read, step);
+}
+
+function inSlices<H, T>(transaction: <R>(work: (handle: H) => R | Promise<R>) => Promise<R>, step: (handle: H, slice: Slice) => T | undefined | Promise<T | undefined>): Promise<T> {
   return workingInSlices(async () => {
     for (;;) {
-      const result = await read((db) => step(db, new Slice()));
+      const result = await transaction((handle) => step(handle, new Slice()));
       if (result !== undefined) return result;
       await yieldToOthers();
     }

@@ -3,7 +3,7 @@ import { transactionEnded } from "./caches";
 import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
 import { type Handle, openHandle, transactionOf } from "./handles";
 import { indexInsertedMessages } from "./searchIndex";
-import type { Emitted, Reader, SendTx, Tx, TransactionKind } from "./types";
+import type { Emitted, Reader, SendTx, Tx, TransactionKind, UpkeepTx } from "./types";
 import { Turns } from "./turns";
 
 /**
@@ -49,6 +49,16 @@ export function write<T>(change: (tx: Tx) => T | Promise<T>): Promise<T> {
 /** write() for a batch of message sends: only db/groupCommit.ts runs these (see db/caches.ts for what differs). */
 export function writeSendBatch<T>(change: (tx: SendTx) => T | Promise<T>): Promise<T> {
   return writerTurns.run(() => transact("send", change, publish));
+}
+
+/**
+ * write() for upkeep that no cached copy depends on (merging the search index, saving
+ * presence): it takes its turn like any write, but the copies of db/caches.ts stay valid
+ * across it, so a timer's work every fraction of a second does not make every request
+ * reload them.
+ */
+export function writeUpkeep<T>(change: (tx: UpkeepTx) => T | Promise<T>): Promise<T> {
+  return writerTurns.run(() => transact("upkeep", change as unknown as (tx: SendTx) => T | Promise<T>, publish));
 }
 
 /**

@@ -31,5 +31,14 @@ declare const mayChangeAnything: unique symbol;
  */
 export type Tx = SendTx & { readonly [mayChangeAnything]: true };
 
-/** A write() (anything may change), a group-committed batch of message sends, or a read(). */
-export type TransactionKind = "write" | "send" | "read";
+declare const upkeepOnly: unique symbol;
+
+/**
+ * An upkeep write (db/transaction.ts writeUpkeep): it changes only what no copy in
+ * db/caches.ts is made from (the search index's segments, stored presence) and emits nothing,
+ * so the copies stay valid across it. Not a Tx or a SendTx, and neither is one.
+ */
+export type UpkeepTx = Reader & { readonly [upkeepOnly]: true };
+
+/** A write() (anything may change), a group-committed batch of message sends, an upkeep write, or a read(). */
+export type TransactionKind = "write" | "send" | "upkeep" | "read";

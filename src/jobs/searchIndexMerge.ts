@@ -1,5 +1,5 @@
 import { mergeIndexOnCommit, mergeIndexStep } from "../db/searchIndex";
-import { workInSlicesUnderWay, writeInSlices } from "../db/slices";
+import { upkeepInSlices, workInSlicesUnderWay } from "../db/slices";
 import { write } from "../db/transaction";
 import { log } from "../log";
 
@@ -36,7 +36,7 @@ export function startSearchIndexMerging(everyMs: number): () => void | Promise<v
     running = true;
     lastMerge = performance.now();
     try {
-      await writeInSlices(async (tx, slice) => {
+      await upkeepInSlices(async (tx, slice) => {
         let merged = false;
         while (!slice.over) {
           // Long work that began meanwhile goes first; the rest is merged next time.

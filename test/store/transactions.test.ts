@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { closeDatabase, openDatabase } from "../../src/db/client";
-import { onCommit, read, write } from "../../src/db/transaction";
-import type { Emitted, Reader, Tx } from "../../src/db/types";
+import { cachedUntilChange } from "../../src/db/caches";
+import { onCommit, read, write, writeUpkeep } from "../../src/db/transaction";
+import type { Emitted, Reader, Tx, UpkeepTx } from "../../src/db/types";
 
 // The async store's promises (db/transaction.ts): one write at a time even when callbacks
 // await, reads that neither see nor wait for an open write, and events only for what committed,
@@ -156,5 +157,41 @@ describe("events: after COMMIT, in commit order, never for a rollback", () => {
       leaked = tx;
     });
     expect(() => emit(leaked!, "late")).toThrow("after its transaction ended");
+  });
+});
+
+describe("cached copies (db/caches.ts) across upkeep writes", () => {
+  // A copy of the scratch table, under a name only http/auth.ts declares, which this file does not load.
+  let loads = 0;
+  const scratchCopy = cachedUntilChange("verifiedAccounts", (db) => {
+    loads++;
+    return values(db);
+  });
+  const upkeep = (tx: UpkeepTx, value: string) => tx.run(sql`INSERT INTO scratch (value) VALUES (${value})`);
+
+  test("an upkeep write, committed or rolled back, leaves the copies in use; a write() drops them", async () => {
+    await clear();
+    expect(await read(scratchCopy)).toEqual([]);
+    const loadsBefore = loads;
+    // What an upkeep write changes is, by its contract, nothing a copy is made from: the
+    // copy of a table it did change shows that it was not reloaded.
+    await writeUpkeep((tx) => upkeep(tx, "upkeep"));
+    await expect(writeUpkeep(async (tx) => {
+      upkeep(tx, "rolled back");
+      throw new Error("nothing to merge");
+    })).rejects.toThrow("nothing to merge");
+    expect(await read(scratchCopy)).toEqual([]);
+    expect(loads).toBe(loadsBefore);
+    expect(await read(values)).toEqual(["upkeep"]);
+
+    await write((tx) => insert(tx, "write"));
+    expect(await read(scratchCopy)).toEqual(["upkeep", "write"]);
+    expect(loads).toBe(loadsBefore + 1);
+  });
+
+  test("an upkeep write cannot emit events through its type, and publishes none", async () => {
+    await clear();
+    await writeUpkeep((tx) => upkeep(tx, "quiet"));
+    expect(published).toEqual([]);
   });
 });
