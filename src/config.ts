@@ -97,6 +97,11 @@ export interface Config {
   memoryReleaseSeconds: number;
   /** How many API requests of each kind one account (or address) may make (PARLEY_RATE_LIMIT_*). */
   rateLimits: RateLimits;
+  /**
+   * For test suites only (PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING=1): passwords are hashed with
+   * argon2id at its lowest cost, which costs an attacker holding the database nothing.
+   */
+  weakPasswordHashing: boolean;
 }
 
 /** At most `count` (requests, or MiB for upload bytes) in any `seconds`; null: no limit. */
@@ -257,6 +262,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     diskLowMegabytes: intFromEnv("PARLEY_DISK_LOW_MB", 512),
     memoryReleaseSeconds: intFromEnv("PARLEY_MEMORY_RELEASE_SECONDS", 10),
     rateLimits: rateLimitsFromEnv(),
+    weakPasswordHashing: env("PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING") === "1",
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

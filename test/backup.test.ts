@@ -302,9 +302,11 @@ describe("parley backup and restore", () => {
     mkdirSync(backupDir);
     const { server, owner } = await startedOrg({ PARLEY_BACKUP_SCHEDULE: "*/2 * * * * *", PARLEY_BACKUP_KEEP: "2", PARLEY_BACKUP_DIR: backupDir });
     try {
-      const before = ok(await owner.api.get("/server/status"));
-      expect(before.backups).toEqual({ last_success: null, last_failure: null });
       const written = () => (server.output.match(/Scheduled backup written/g) ?? []).length;
+      const before = ok(await owner.api.get("/server/status"));
+      // On a loaded machine the first backup (2 s after start) may be done by now; while the
+      // log says none was written when the answer came, the status must say none either.
+      if (written() === 0) expect(before.backups).toEqual({ last_success: null, last_failure: null });
       const deadline = Date.now() + 30_000;
       while (written() < 3 && Date.now() < deadline) await Bun.sleep(200);
       expect(written()).toBeGreaterThanOrEqual(3);

@@ -13,6 +13,7 @@ import { notificationBot, silentMention } from "./channelAnnouncements";
 import { sendMessageInTransaction } from "./sendMessage";
 import { addSubscriptions } from "./subscriptionChanges";
 import { addAccount, checkFullName } from "./users";
+import { hashPassword } from "./passwordHashing";
 
 /**
  * Signing up with an invitation (the page in web/invite/): the new account gets the role,
@@ -34,7 +35,7 @@ export async function acceptInvitation(key: string, input: SignUp): Promise<User
   const fullName = checkFullName(input.fullName);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   // Hashing is slow and must not hold the write lock; the invitation is checked again inside.
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   return write(async (tx) => {
     const invite = await usableInvitation(tx, key);
     const email = invite.isMultiuse ? checkedAddress(input.email ?? "") : invite.email!;

@@ -4,6 +4,7 @@ import { findRealm } from "../db/realm";
 import { findUserByEmail, normalizeEmail, type User } from "../db/users";
 import { ApiError } from "../http/errors";
 import { addressKey, attemptWithin, FailureCounter, RecentSuccesses, type FailureCheck } from "../http/rateLimit";
+import { hashPassword, passwordMatchesHash } from "./passwordHashing";
 
 /** How long an address an account signed in from stays exempt from the wider limits. */
 const TRUST_MS = 30 * 24 * 3600 * 1000;
@@ -88,9 +89,10 @@ export async function isOwnPassword(user: User, password: string, address: strin
 
 async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
   // Verified against a real hash even for unknown users and bots, so timing does not reveal accounts.
-  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await decoyHash()));
+  const valid = await passwordMatchesHash(password, user?.passwordHash ?? (await decoyHash()));
   return valid && Boolean(user?.passwordHash);
 }
 
 let decoy: Promise<string> | null = null;
-const decoyHash = () => (decoy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" }));
+// Made as users' hashes are made, so that checking it takes as long as checking theirs.
+const decoyHash = () => (decoy ??= hashPassword(crypto.randomUUID()));

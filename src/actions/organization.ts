@@ -8,6 +8,7 @@ import { Role } from "../model/roles";
 import { defaultUserSettings } from "../model/userSettings";
 import { now } from "../model/clock";
 import { addAccount } from "./users";
+import { hashPassword } from "./passwordHashing";
 
 export class OrganizationExistsError extends Error {
   constructor() {
@@ -45,7 +46,7 @@ export function validateNewOrganization(input: NewOrganization) {
  */
 export async function createOrganization(input: NewOrganization): Promise<User> {
   validateNewOrganization(input);
-  const passwordHash = await Bun.password.hash(input.ownerPassword, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.ownerPassword);
   return await write(async (tx) => {
     if (await findRealm(tx)) throw new OrganizationExistsError();
     const created = now();

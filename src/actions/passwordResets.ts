@@ -11,6 +11,7 @@ import { FailureCounter, addressKey, rateLimited } from "../http/rateLimit";
 import { hashToken, newSessionToken } from "../http/session";
 import { now } from "../model/clock";
 import { invitationMailConfigured } from "./invites";
+import { hashPassword } from "./passwordHashing";
 
 /**
  * Password resets: one-time links that let a person choose a new password, e-mailed to them
@@ -122,7 +123,7 @@ export async function requestPasswordReset(email: string, clientAddress: string)
 export async function completePasswordReset(token: string, password: string): Promise<User> {
   if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   // Hashing is slow and must not hold the write lock; the link is checked again inside.
-  const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(password);
   const at = now();
   return await write(async (tx) => {
     const { reset, user } = await usablePasswordReset(tx, token, at);

@@ -13,6 +13,7 @@ import { usersWhoCanSee } from "../access/userAccess";
 import { isOwnPassword } from "./login";
 import { presenceSharingChanged } from "./presence";
 import { checkFullName, renameUser } from "./users";
+import { hashPassword } from "./passwordHashing";
 
 export interface SettingsInput {
   fullName?: string;
@@ -38,7 +39,7 @@ async function newPasswordHash(user: User, change: PasswordChange): Promise<stri
   // Before the old one is checked, so a typo in the new one costs no attempt.
   if (change.new.length < MIN_PASSWORD_LENGTH) throw badRequest(`The new password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   if (!(await isOwnPassword(user, change.old, change.address))) throw badRequest("Wrong password!");
-  return Bun.password.hash(change.new, { algorithm: "argon2id" });
+  return hashPassword(change.new);
 }
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });

@@ -13,6 +13,7 @@ import { randomToken } from "../model/secrets";
 import { Role } from "../model/roles";
 import { inaccessibleUserToApi } from "../shapes/inaccessibleUser";
 import { canSeeDeliveryEmail, userToApi } from "../shapes/users";
+import { hashPassword } from "./passwordHashing";
 
 export interface NewAccount {
   email: string;
@@ -106,7 +107,7 @@ export async function createUser(actor: User, input: NewUserInput): Promise<User
   const email = checkEmailAddress(input.email);
   const fullName = checkFullName(input.fullName);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters.`);
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   return await write((tx) => addAccount(tx, { email, fullName, role: Role.MEMBER, passwordHash }));
 }
 

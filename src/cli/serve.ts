@@ -106,6 +106,7 @@ export async function runServe(args: string[]): Promise<number> {
   await background.announced;
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
   if (headLimitWarning) log.warn(headLimitWarning);
+  if (config.weakPasswordHashing) log.warn("PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING is on: new passwords are hashed at argon2id's lowest cost, which protects nothing. It is for test suites; never use it on a server people use.");
   log.info(`Parley ${SERVER_VERSION} listening on ${scheme}://${urlHost(config.host)}:${server.port} (data in ${config.dataDir})`);
   if (await isSetUp()) log.info(`Open ${scheme}://${shown}:${server.port}/ to sign in`);
   else announceSetupCode(`${scheme}://${shown}:${server.port}/`, issueSetupCode());

@@ -1,0 +1,9 @@
+/**
+ * Loaded before every test file (bunfig.toml's preload), in this process and so in every
+ * server and command it starts, which inherit its environment.
+ *
+ * Passwords are hashed at argon2id's lowest cost: the suite makes and checks thousands of
+ * hashes, each about 100 ms of CPU at the real cost. test/passwordHashing.test.ts checks that a
+ * server without the setting hashes at the real cost.
+ */
+process.env.PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING ??= "1";
