@@ -98,7 +98,13 @@ const requests = (scraped: Scrape, method: string, status: string) => scraped.ge
 
 describe("GET /metrics", () => {
   test("answers every metric in the text format, with its type", async () => {
-    const scraped = await scrape();
+    // The event loop's histograms appear with its first sample, PARLEY_EVENT_LOOP_SAMPLE_MS
+    // (100 by default) after the start, which a quick start and seed may not have reached.
+    let scraped = await scrape();
+    for (const deadline = Date.now() + 5_000; scraped.get("parley_event_loop_lag_seconds_count") === undefined && Date.now() < deadline; ) {
+      await Bun.sleep(50);
+      scraped = await scrape();
+    }
     const expected: Record<string, string> = {
       parley_up: "gauge",
       parley_build_info: "gauge",
