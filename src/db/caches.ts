@@ -12,7 +12,8 @@ import type { Reader, TransactionKind } from "./types";
  *   process commits (seen within EXTERNAL_CHANGE_DELAY_MS). Inside a write(), copies load
  *   afresh through its handle and are not kept: its own changes are not committed yet. Reads
  *   that run meanwhile (on the read connection) see the last commit, and keep using, or fill,
- *   the copies of it.
+ *   the copies of it. A read() whose snapshot began before a write ended sees the state from
+ *   before it: it loads copies of its own and keeps none.
  * - Message sends run in send transactions (SendTx, db/groupCommit.ts). Their writes leave the
  *   copies valid, so copies stay in use inside them, where the send path needs them; the one
  *   exception, a channel's first message, goes through a db/ function that drops its copy by
@@ -33,6 +34,9 @@ const drops = new Map<CacheName, () => void>();
 
 /** The write connection, where data_version is asked (below). */
 let writer: object | null = null;
+
+/** Where the copies' rule stands now: read() records it when it begins (see cacheOf). */
+export const cacheEpoch = () => epoch;
 
 /** The client calls this when it opens or closes a database: nothing cached applies any more. */
 export function databaseSwitched(writeConnection: object | null) {
@@ -78,8 +82,18 @@ function externalDataVersion(): number {
  * A value derived from the database, kept in memory by the rule above, so the lookups every
  * request makes (the realm, the caller's account) cost a map lookup while the data is unchanged.
  */
-export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): (db: Reader) => T {
+export function cachedUntilChange<T>(name: CacheName, load: (db: Reader) => T): Cached<T> {
   return cacheOf(name, load);
+}
+
+export interface Cached<T> {
+  (db: Reader): T;
+  /**
+   * The copy of the last commit, asked outside any transaction: undefined when it would have
+   * to be loaded. A hit needs no handle, so no turn on the read connection: the requests that
+   * only need the realm get it without queueing behind others' reads.
+   */
+  ifCurrent(): T | undefined;
 }
 
 /**
@@ -91,7 +105,7 @@ export function keptUntilChange<T>(name: CacheName, make: () => T): () => T {
   return () => cache(undefined);
 }
 
-function cacheOf<T>(name: CacheName, load: (db: Reader) => T): (db: Reader | undefined) => T {
+function cacheOf<T>(name: CacheName, load: (db: Reader) => T): Cached<T> & ((db: Reader | undefined) => T) {
   if (drops.has(name)) throw new Error(`Two caches named ${name}`);
   let value: T;
   let seenEpoch = -1;
@@ -99,8 +113,14 @@ function cacheOf<T>(name: CacheName, load: (db: Reader) => T): (db: Reader | und
   drops.set(name, () => {
     seenEpoch = -1;
   });
-  return (db) => {
-    if (db !== undefined && transactionOf(db)?.kind === "write") return load(db);
+  const ifCurrent = () => (seenEpoch === epoch && seenDataVersion === externalDataVersion() ? value : undefined);
+  return Object.assign((db: Reader | undefined) => {
+    const transaction = db === undefined ? undefined : transactionOf(db);
+    if (transaction?.kind === "write") return load(db!);
+    // A read whose snapshot began before a write ended sees the state from before that write:
+    // it gets a copy of its own, so that it neither keeps nor fills (the maps callers fill)
+    // a copy that others take for the last commit.
+    if (transaction?.snapshotEpoch !== undefined && transaction.snapshotEpoch !== epoch) return load(db!);
     const version = externalDataVersion();
     if (seenEpoch !== epoch || seenDataVersion !== version) {
       value = load(db!);
@@ -110,5 +130,5 @@ function cacheOf<T>(name: CacheName, load: (db: Reader) => T): (db: Reader | und
       if (value instanceof Promise) value.catch(() => seenEpoch === epoch && (seenEpoch = -1));
     }
     return value;
-  };
+  }, { ifCurrent });
 }

@@ -21,6 +21,11 @@ export interface TransactionState {
   insertedCount: number;
   /** Run once the transaction has committed (see whenCommitted). */
   committed: Array<() => void>;
+  /**
+   * For a read with a snapshot: the caches' epoch when it began (db/caches.ts). Should a write
+   * end meanwhile, what it loads is older than the copies' rule allows keeping.
+   */
+  readonly snapshotEpoch?: number;
 }
 
 const STATE = Symbol("transaction");
@@ -33,9 +38,9 @@ export type Handle = Db & { readonly [STATE]: TransactionState; close(): void };
  * methods live on one prototype per connection; a handle adds only its state, since reads and
  * writes make one each.
  */
-export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void): Handle {
+export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void, snapshotEpoch?: number): Handle {
   const handle = Object.create(prototypeFor(connection)) as { [STATE]: TransactionState; [COLLECT]?: (emitted: Emitted) => void };
-  handle[STATE] = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [] };
+  handle[STATE] = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [], snapshotEpoch };
   if (collect) handle[COLLECT] = collect;
   return handle as unknown as Handle;
 }

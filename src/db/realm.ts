@@ -37,6 +37,9 @@ export async function findRealm(db: Reader): Promise<Realm | undefined> {
   return currentRealm(db);
 }
 
+/** The realm as last committed, when its copy is current (no query, no handle); undefined otherwise. */
+export const realmIfCached = (): Promise<Realm | undefined> | undefined => currentRealm.ifCurrent();
+
 /** The realm, for code that runs only once the organization exists. */
 export async function getRealm(db: Reader): Promise<Realm> {
   const realm = await findRealm(db);

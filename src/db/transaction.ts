@@ -1,5 +1,5 @@
 import { readConnection, writeConnection, type Db } from "./client";
-import { transactionEnded } from "./caches";
+import { cacheEpoch, transactionEnded } from "./caches";
 import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
 import { type Handle, openHandle, transactionOf } from "./handles";
 import { indexInsertedMessages } from "./searchIndex";
@@ -114,7 +114,7 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
 export function read<T>(query: (db: Reader) => T | Promise<T>): Promise<T> {
   return readerTurns.run(async () => {
     const connection = readConnection();
-    const handle = openHandle(connection, "read") as unknown as Reader;
+    const handle = openHandle(connection, "read", undefined, cacheEpoch()) as unknown as Reader;
     run(connection, "BEGIN DEFERRED");
     try {
       const result = query(handle);

@@ -52,18 +52,20 @@ const MAX_VERIFIED_ACCOUNTS = 10_000;
 // otherwise fill the cache with megabyte-long variants of its own header.
 const MAX_CACHED_HEADER_LENGTH = 1024;
 
-export async function authenticate(header: string | undefined): Promise<User> {
+/** Known credentials are answered from memory, without a Promise: nearly every request's case. */
+export function authenticate(header: string | undefined): User | Promise<User> {
   // Taken before the credentials are read (below, across awaits): should a write commit
   // meanwhile, what this check found may predate it, and goes into this copy, which that
   // commit has already dropped.
   const verified = verifiedAccounts();
   const known = header === undefined ? undefined : verified.get(header);
   if (known) return known;
-  const user = await checkCredentials(header);
-  if (header!.length > MAX_CACHED_HEADER_LENGTH) return user;
-  if (verified.size >= MAX_VERIFIED_ACCOUNTS) verified.clear();
-  verified.set(header!, user);
-  return user;
+  return checkCredentials(header).then((user) => {
+    if (header!.length > MAX_CACHED_HEADER_LENGTH) return user;
+    if (verified.size >= MAX_VERIFIED_ACCOUNTS) verified.clear();
+    verified.set(header!, user);
+    return user;
+  });
 }
 
 async function checkCredentials(header: string | undefined): Promise<User> {
@@ -81,7 +83,7 @@ const authenticated = requestNote<User>("authenticated user");
  * Programs send HTTP Basic credentials; our own pages send the session cookie, and then no
  * Basic challenge goes back (it would make the browser pop up its own password dialog).
  */
-async function authenticateRequest(request: Request): Promise<User> {
+function authenticateRequest(request: Request): User | Promise<User> {
   const header = request.headers.get("authorization") ?? undefined;
   if (header !== undefined) return authenticate(header);
   const sessionToken = sessionTokenOf(request);
@@ -100,11 +102,14 @@ export const authentication = new Elysia({ name: "authentication" }).macro({
   auth: {
     // The header is read from the request itself: asking Elysia for `headers` makes it copy
     // every header into an object on each request to these routes.
-    async transform({ request, server, set, path }) {
+    transform({ request, server, set, path }) {
       const context = { request, server, set };
-      const user = await checkedCredentials(context, () => authenticateRequest(request));
-      limitAccount(context, path, user);
-      authenticated.set(request, user);
+      const admit = (user: User) => {
+        limitAccount(context, path, user);
+        authenticated.set(request, user);
+      };
+      const user = checkedCredentials(context, () => authenticateRequest(request));
+      return user instanceof Promise ? user.then(admit) : admit(user);
     },
     resolve({ request }) {
       const user = authenticated.get(request);

@@ -89,12 +89,17 @@ const addressOf = (context: LimitContext) => addressKey(clientAddress(context.se
  * the client's address, so guessing keys or replaying dead sessions is limited like any
  * request without credentials.
  */
-export async function checkedCredentials<T>(context: LimitContext, identify: () => T | Promise<T>): Promise<T> {
-  try {
-    return await identify();
-  } catch (error) {
+export function checkedCredentials<T>(context: LimitContext, identify: () => T | Promise<T>): T | Promise<T> {
+  const refused = (error: unknown): never => {
     limitAddress(context);
     throw error;
+  };
+  try {
+    const identified = identify();
+    // Known credentials are answered from memory, without a Promise: every request takes this path.
+    return identified instanceof Promise ? identified.catch(refused) : identified;
+  } catch (error) {
+    return refused(error);
   }
 }
 

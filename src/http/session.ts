@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { loadConfig } from "../config";
-import { findRealm } from "../db/realm";
+import { realmNow } from "../db/realmNow";
 import { findSessionByTokenHash, touchSession } from "../db/sessions";
 import { readWithoutSnapshot, write } from "../db/transaction";
 import { findUserById, type User } from "../db/users";
@@ -144,7 +144,7 @@ export async function authenticateSession(request: Request, token: string): Prom
   const session = await currentSession(token);
   if (!session) throw sessionExpired();
   checkCsrf(request, token);
-  if ((await readWithoutSnapshot(findRealm))?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
+  if ((await realmNow())?.deactivated) throw new ApiError("REALM_DEACTIVATED", "This organization has been deactivated");
   if (!session.user.isActive) throw new ApiError("USER_DEACTIVATED", "Account is deactivated");
   return session.user;
 }

@@ -1,9 +1,10 @@
 import { findRealm, type Realm } from "../db/realm";
-import { read, readWithoutSnapshot } from "../db/transaction";
+import { realmNow } from "../db/realmNow";
+import { read } from "../db/transaction";
 import { versionFields } from "../version";
 
 /** The organization, or undefined before first-run setup has made it. */
-export const findOrganization = (): Promise<Realm | undefined> => readWithoutSnapshot(findRealm);
+export const findOrganization = (): Promise<Realm | undefined> => realmNow();
 
 export const isSetUp = () => read(async (db) => (await findRealm(db)) !== undefined);
 

@@ -1,7 +1,8 @@
 import { canAccessAllUsers, canAccessUser, canRestrictedViewerAccess } from "../access/userAccess";
 import { accessUser, accessUserByEmail } from "../access/users";
 import { getRealm, realmHost, type Realm } from "../db/realm";
-import { read, readWithoutSnapshot } from "../db/transaction";
+import { realmNow } from "../db/realmNow";
+import { read } from "../db/transaction";
 import { listUsers, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { inaccessibleUserToApi } from "../shapes/inaccessibleUser";
@@ -47,5 +48,7 @@ export function getMember(viewer: User, idOrEmail: string, query: MemberQuery): 
 
 /** GET /users/me. */
 export async function getOwnProfile(user: User): Promise<ApiUser> {
-  return userToApi(user, { viewer: user, realmHost: realmHost(await readWithoutSnapshot(getRealm)), profileData: true });
+  const realm = await realmNow();
+  if (!realm) throw new Error("The organization has not been set up");
+  return userToApi(user, { viewer: user, realmHost: realmHost(realm), profileData: true });
 }

@@ -189,6 +189,22 @@ describe("cached copies (db/caches.ts) across upkeep writes", () => {
     expect(loads).toBe(loadsBefore + 1);
   });
 
+  test("a copy loaded in a read whose snapshot predates a commit serves that read but is not kept", async () => {
+    await clear();
+    await write((tx) => insert(tx, "old"));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reading = read(async (db) => {
+      values(db); // the snapshot begins here
+      await gate;
+      return scratchCopy(db);
+    });
+    await write((tx) => insert(tx, "new"));
+    release();
+    expect(await reading).toEqual(["old"]);
+    expect(await read(scratchCopy)).toEqual(["old", "new"]);
+  });
+
   test("an upkeep write cannot emit events through its type, and publishes none", async () => {
     await clear();
     await writeUpkeep((tx) => upkeep(tx, "quiet"));
