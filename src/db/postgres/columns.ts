@@ -1,0 +1,21 @@
+/** The column types ./tables.ts maps SQLite's to, shared by the table files of this folder. */
+import { bigint, customType } from "drizzle-orm/pg-core";
+import type { reactions as sqliteReactions } from "../reactions";
+import type { realms as sqliteRealms } from "../realm";
+
+/** PostgreSQL's binary type, for SQLite's `blob` columns (`Uint8Array` in, `Uint8Array` out). */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+/** Numbers of every kind: IDs, counts, UNIX seconds. */
+export const int = (name: string) => bigint(name, { mode: "number" });
+
+/** A key SQLite fills itself (AUTOINCREMENT); inserts may still name one. */
+export const id = (name = "id") => int(name).primaryKey().generatedByDefaultAsIdentity();
+
+/** A `$type` the SQLite column declares with a type from a module these files do not import (model/). */
+type DataOf<Column> = Column extends { _: { data: infer Data } } ? Data : never;
+export type ReactionType = DataOf<typeof sqliteReactions.reactionType>;
+export type RealmSettings = DataOf<typeof sqliteRealms.settings>;
+export type UserSettings = DataOf<typeof sqliteRealms.userSettingsDefaults>;
