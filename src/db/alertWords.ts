@@ -1,21 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { primaryKey, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { cachedUntilChange } from "./caches";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/** Words a user wants to be alerted to, as they typed them (matched without regard to case). */
-export const alertWords = sqliteTable(
-  "alert_words",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    word: text("word").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.word] })],
-);
+import { alertWords, recipients } from "./tables";
 
 /** A user's alert words as they typed them, in the order they were added (rowid order). */
 export async function listAlertWords(db: Reader, userId: number): Promise<string[]> {

@@ -1,22 +1,6 @@
 import { desc, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-
-/**
- * The outcome of each scheduled backup, so an admin can see (server status, /metrics) that
- * backups are still being made: a failure at 03:00 is otherwise only a log line nobody reads.
- */
-export const backupRuns = sqliteTable("backup_runs", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  /** UNIX seconds. */
-  startedAt: integer("started_at").notNull(),
-  finishedAt: integer("finished_at").notNull(),
-  /** The archive written; null when the run failed or was skipped. */
-  file: text("file"),
-  bytes: integer("bytes"),
-  /** Why it failed or was skipped; null on success. */
-  error: text("error"),
-});
+import { backupRuns } from "./tables";
 
 export type BackupRun = typeof backupRuns.$inferSelect;
 

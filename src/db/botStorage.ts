@@ -1,20 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { primaryKey, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/** A bot's own key-value store (the bot storage API python-zulip-api's bots use). */
-export const botStorage = sqliteTable(
-  "bot_storage",
-  {
-    botId: integer("bot_id")
-      .notNull()
-      .references(() => users.id),
-    key: text("key").notNull(),
-    value: text("value").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.botId, table.key] })],
-);
+import { botStorage } from "./tables";
 
 export type StorageEntry = { key: string; value: string };
 

@@ -1,91 +1,17 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { userGroups } from "./userGroups";
+import { index } from "drizzle-orm/sqlite-core";
 import { cacheChanged } from "./caches";
 import { idList } from "./sqlLists";
 import type { Reader, SendTx, Tx } from "./types";
-import { users } from "./users";
-
-const groupSetting = (name: string) =>
-  integer(name)
-    .notNull()
-    .references(() => userGroups.id);
-
-/** Channels (the API's "streams"). Archived channels stay, with their subscriptions. */
-export const channels = sqliteTable("channels", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull(),
-  /** Lower-cased name: names are unique regardless of case, as clients look them up that way. */
-  nameKey: text("name_key").notNull().unique(),
-  description: text("description").notNull().default(""),
-  renderedDescription: text("rendered_description").notNull().default(""),
-  dateCreated: integer("date_created").notNull(),
-  creatorId: integer("creator_id").references(() => users.id),
-  isArchived: integer("is_archived", { mode: "boolean" }).notNull().default(false),
-  inviteOnly: integer("invite_only", { mode: "boolean" }).notNull().default(false),
-  isWebPublic: integer("is_web_public", { mode: "boolean" }).notNull().default(false),
-  historyPublicToSubscribers: integer("history_public_to_subscribers", { mode: "boolean" }).notNull().default(true),
-  /** null inherits the organization's setting; -1 keeps messages forever. */
-  messageRetentionDays: integer("message_retention_days"),
-  /** Kept up to date by the message store; null while the channel has no messages. */
-  firstMessageId: integer("first_message_id"),
-  /** New channels count as active so they are not demoted before anyone could post. */
-  isRecentlyActive: integer("is_recently_active", { mode: "boolean" }).notNull().default(true),
-  /** Average messages per week, filled by whoever measures traffic; null while unknown. */
-  weeklyTraffic: integer("weekly_traffic"),
-  canAddSubscribersGroup: groupSetting("can_add_subscribers_group"),
-  canRemoveSubscribersGroup: groupSetting("can_remove_subscribers_group"),
-  canAdministerChannelGroup: groupSetting("can_administer_channel_group"),
-  canSendMessageGroup: groupSetting("can_send_message_group"),
-  canSubscribeGroup: groupSetting("can_subscribe_group"),
-});
+import { channels, defaultChannels, subscriptions, userGroups, users } from "./tables";
 
 export type Channel = typeof channels.$inferSelect;
 export type NewChannel = typeof channels.$inferInsert;
 
-/**
- * A user's subscription to a channel. Leaving keeps the row with active = false, so the
- * user's color and settings come back if they rejoin and "unsubscribed" lists what they left.
- */
-export const subscriptions = sqliteTable(
-  "subscriptions",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    channelId: integer("channel_id")
-      .notNull()
-      .references(() => channels.id),
-    active: integer("active", { mode: "boolean" }).notNull().default(true),
-    color: text("color").notNull(),
-    isMuted: integer("is_muted", { mode: "boolean" }).notNull().default(false),
-    pinToTop: integer("pin_to_top", { mode: "boolean" }).notNull().default(false),
-    // null: inherit the user's own setting for channel messages.
-    desktopNotifications: integer("desktop_notifications", { mode: "boolean" }),
-    audibleNotifications: integer("audible_notifications", { mode: "boolean" }),
-    pushNotifications: integer("push_notifications", { mode: "boolean" }),
-    emailNotifications: integer("email_notifications", { mode: "boolean" }),
-    wildcardMentionsNotify: integer("wildcard_mentions_notify", { mode: "boolean" }),
-  },
-  (table) => [
-    primaryKey({ columns: [table.userId, table.channelId] }),
-    // Covers "who is in these channels", the busiest question, without touching the table.
-    index("subscriptions_channel_active_user").on(table.channelId, table.active, table.userId),
-  ],
-);
-
 export type Subscription = typeof subscriptions.$inferSelect;
 export type NewSubscription = typeof subscriptions.$inferInsert;
 
-/** Channels new users are subscribed to when they join. */
-export const defaultChannels = sqliteTable("default_channels", {
-  channelId: integer("channel_id")
-    .primaryKey()
-    .references(() => channels.id),
-});
-
 export const channelNameKey = (name: string) => name.toLowerCase();
-
 
 export async function findChannelById(db: Reader, id: number): Promise<Channel | undefined> {
   return db.select().from(channels).where(eq(channels.id, id)).get();
@@ -224,7 +150,6 @@ export async function addDefaultChannel(tx: Tx, channelId: number): Promise<bool
 export async function removeDefaultChannel(tx: Tx, channelId: number): Promise<boolean> {
   return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
 }
-
 
 /** IDs of the channels the user muted (their subscription's is_muted), subscribed now or not. */
 export async function mutedChannelIdsOfUser(db: Reader, userId: number): Promise<number[]> {

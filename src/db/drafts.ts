@@ -1,29 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
+import { drafts } from "./tables";
+export type { DraftType } from "./columnTypes";
 
-/** Message drafts a user keeps on the server so all their clients share them (reference: /drafts). */
-export const drafts = sqliteTable(
-  "drafts",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    /** "stream", "private", or "" for a draft with no recipient yet. */
-    type: text("type").$type<DraftType>().notNull(),
-    /** The channel ID (stream) or the user IDs (private); empty when unaddressed. */
-    to: text("to", { mode: "json" }).$type<number[]>().notNull(),
-    topic: text("topic").notNull(),
-    content: text("content").notNull(),
-    /** Last edit, UNIX seconds. */
-    timestamp: integer("timestamp").notNull(),
-  },
-  (table) => [index("drafts_user").on(table.userId, table.timestamp)],
-);
-
-export type DraftType = "" | "stream" | "private";
 export type Draft = typeof drafts.$inferSelect;
 export type DraftFields = Omit<typeof drafts.$inferInsert, "id" | "userId">;
 

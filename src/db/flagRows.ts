@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { Flag, messageFlags, messages } from "./messages";
+import { Flag } from "./messages";
 import { clearBits, listUnread, type UnreadRow } from "./messageState";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
+import { messageFlags, messages, users } from "./tables";
 
 /**
  * Flag rows and read marks (db/messages.ts, db/messageState.ts) for many users or a stretch

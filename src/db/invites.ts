@@ -1,44 +1,8 @@
 import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/**
- * Invitations (spec 2.10, 4.8, 4.12): e-mail invitations, usable once by one address, and
- * reusable links, usable by anyone until revoked or expired. One table, one ID space, so an ID
- * names one invitation whatever its kind (the API also tells the kind by is_multiuse).
- *
- * A row stays after it stops being usable, with its status saying why, so that a link that
- * expired or was revoked can say so rather than "not found".
- */
-export type InviteStatus = "pending" | "accepted" | "revoked" | "expired";
-
-export const invites = sqliteTable(
-  "invites",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    isMultiuse: integer("is_multiuse", { mode: "boolean" }).notNull(),
-    /** The invited address (lower-cased); null for a reusable link. */
-    email: text("email"),
-    /** The secret in the link; whoever holds it may sign up. */
-    key: text("key").notNull().unique(),
-    invitedById: integer("invited_by_id")
-      .notNull()
-      .references(() => users.id),
-    invitedAs: integer("invited_as").notNull(),
-    streamIds: text("stream_ids", { mode: "json" }).$type<number[]>().notNull(),
-    groupIds: text("group_ids", { mode: "json" }).$type<number[]>().notNull(),
-    includeRealmDefaultSubscriptions: integer("include_realm_default_subscriptions", { mode: "boolean" }).notNull(),
-    notifyReferrerOnJoin: integer("notify_referrer_on_join", { mode: "boolean" }).notNull(),
-    createdAt: integer("created_at").notNull(),
-    /** UNIX seconds; null: never expires. */
-    expiresAt: integer("expires_at"),
-    status: text("status").$type<InviteStatus>().notNull().default("pending"),
-    /** For an e-mail invitation, the account made with it. */
-    acceptedUserId: integer("accepted_user_id").references(() => users.id),
-  },
-  (table) => [index("invites_status_expiry").on(table.status, table.expiresAt), index("invites_email").on(table.email)],
-);
+import type { InviteStatus } from "./columnTypes";
+import { invites } from "./tables";
+export type { InviteStatus, InvitationEmailPayload } from "./columnTypes";
 
 export type Invite = typeof invites.$inferSelect;
 export type NewInvite = typeof invites.$inferInsert;
@@ -93,14 +57,3 @@ export async function overdueInvites(db: Reader, at: number, limit: number): Pro
     .all();
 }
 
-/** The outbox item of an invitation e-mail (db/outbox.ts), captured at invitation time. */
-export interface InvitationEmailPayload {
-  invite_id: number;
-  to: string;
-  inviter_name: string;
-  realm_name: string;
-  realm_url: string;
-  link: string;
-  /** UNIX seconds; null: the link never expires. */
-  expires_at: number | null;
-}

@@ -1,18 +1,9 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierDefinition } from "../render/linkifiers";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader, Tx } from "./types";
-
-/** The organization's linkifiers (spec 2.8); `order` is their place in the list clients and the renderer follow. */
-export const linkifiers = sqliteTable("linkifiers", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  /** Unique, as in the reference: two linkifiers for one pattern could only conflict. */
-  pattern: text("pattern").notNull().unique(),
-  urlTemplate: text("url_template").notNull(),
-  order: integer("order").notNull(),
-});
+import { linkifiers } from "./tables";
 
 export type Linkifier = typeof linkifiers.$inferSelect;
 

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { idList } from "./sqlLists";
-import { type Message, messages } from "./messages";
+import { type Message } from "./messages";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
-import { type User, users } from "./users";
+import { type User } from "./users";
+import { channels, messages, users } from "./tables";
 
 /**
  * The rows message objects are built from, for a page of history at once: a fixed handful of

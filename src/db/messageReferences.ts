@@ -1,9 +1,7 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import { userGroups } from "./userGroups";
-import { messages } from "./messages";
-import { reactions } from "./reactions";
 import type { Reader } from "./types";
-import { type User, users } from "./users";
+import { type User } from "./users";
+import { messages, reactions, recipients, userGroups, users } from "./tables";
 
 /**
  * Who a message being sent names: the users and groups its text mentions (looked up before

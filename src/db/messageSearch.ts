@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { messages } from "./messages";
+import { messages } from "./tables";
 
 /**
  * Full-text search over the index of db/searchIndex.ts: messages_fts(content, topic, scope),

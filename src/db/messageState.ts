@@ -1,42 +1,10 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
-import { activeChannelIdsOfUser, channels } from "./channels";
-import { Flag, type Message, messageFlags, messages, readMarks } from "./messages";
+import { index } from "drizzle-orm/sqlite-core";
+import { activeChannelIdsOfUser } from "./channels";
+import { Flag, type Message } from "./messages";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/**
- * Per-user message state over the sparse model of db/messages.ts (read marks plus exception
- * rows): who received what, whether it is read, and the writes that keep both small.
- *
- * Who received a channel message is recorded as subscription periods: one row per stretch of
- * time a user was subscribed to a channel, as the range of message IDs sent meanwhile,
- * (startsAfter, endsAt]. In a channel whose history is not public to subscribers a user sees
- * only messages in their periods (or sent by them), as in the reference, where only received
- * messages have a per-user row. Periods are kept for every channel, so a channel made private
- * later still shows each subscriber what they received; other messages are "historical".
- *
- * Unread invariant (the reference's): only messages in subscribed channels and in the user's
- * direct-message conversations can be unread. Subscribing puts the read mark at the newest
- * message (history is not unread); unsubscribing marks the channel read.
- */
-export const subscriptionPeriods = sqliteTable(
-  "subscription_periods",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    channelId: integer("channel_id")
-      .notNull()
-      .references(() => channels.id),
-    /** The newest message ID when the period began: later messages were received. */
-    startsAfter: integer("starts_after").notNull(),
-    /** The newest message ID when it ended; null while subscribed. */
-    endsAt: integer("ends_at"),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.channelId, table.startsAfter] }), index("subscription_periods_channel").on(table.channelId)],
-);
+import { channels, messageFlags, messages, readMarks, recipients, subscriptionPeriods, subscriptions, users } from "./tables";
 
 export type SubscriptionPeriod = typeof subscriptionPeriods.$inferSelect;
 

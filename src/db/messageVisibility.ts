@@ -1,7 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { Flag, messages, recipientUsers } from "./messages";
-import { type MessageKey, type SubscriptionPeriod, subscriptionPeriods } from "./messageState";
+import { Flag } from "./messages";
+import { type MessageKey, type SubscriptionPeriod } from "./messageState";
 import type { Reader } from "./types";
+import { channels, messages, recipientUsers, subscriptionPeriods } from "./tables";
 
 /**
  * The queries behind "which messages may this user read" (the rules themselves are

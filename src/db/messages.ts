@@ -1,9 +1,10 @@
 import { and, desc, eq, getTableColumns, inArray, lt, min, sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { channels } from "./channels";
+import { index, text } from "drizzle-orm/sqlite-core";
 import { indexInsertedMessages } from "./searchIndex";
 import type { Reader, SendTx, Tx } from "./types";
-import { users } from "./users";
+import type { EditHistoryEntry } from "./columnTypes";
+import { messageFlags, messages, reactions, recipientUsers, recipients } from "./tables";
+export type { EditHistoryEntry } from "./columnTypes";
 
 /**
  * Message storage, shaped for the send path: a send writes one message row, the sender's flag
@@ -14,69 +15,7 @@ import { users } from "./users";
 
 export const RecipientType = { CHANNEL: 1, DIRECT: 2 } as const;
 
-/** Where a message goes: one row per channel, one per set of direct-message participants. */
-export const recipients = sqliteTable("recipients", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  type: integer("type").notNull(),
-  channelId: integer("channel_id")
-    .unique()
-    .references(() => channels.id),
-  /** Sorted participant IDs joined by commas, so a set of users always maps to one recipient_id. */
-  dmKey: text("dm_key").unique(),
-});
-
 export type Recipient = typeof recipients.$inferSelect;
-
-/** Members of a direct-message conversation (the sender included). */
-export const recipientUsers = sqliteTable(
-  "recipient_users",
-  {
-    recipientId: integer("recipient_id")
-      .notNull()
-      .references(() => recipients.id),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-  },
-  (table) => [primaryKey({ columns: [table.recipientId, table.userId] }), index("recipient_users_user").on(table.userId)],
-);
-
-export const messages = sqliteTable(
-  "messages",
-  {
-    // AUTOINCREMENT: a deleted message's ID is never reused, since clients cache by ID.
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    recipientId: integer("recipient_id")
-      .notNull()
-      .references(() => recipients.id),
-    /** Copied from the recipient so channel and topic narrows need no join; null for DMs. */
-    channelId: integer("channel_id").references(() => channels.id),
-    /** "" for direct messages and for the empty topic. */
-    topic: text("topic").notNull().default(""),
-    /** Lower-cased topic: topics match case-insensitively. */
-    topicKey: text("topic_key").notNull().default(""),
-    senderId: integer("sender_id")
-      .notNull()
-      .references(() => users.id),
-    content: text("content").notNull(),
-    renderedContent: text("rendered_content").notNull(),
-    client: text("client").notNull().default("API"),
-    dateSent: integer("date_sent").notNull(),
-    isMeMessage: integer("is_me_message", { mode: "boolean" }).notNull().default(false),
-    hasLink: integer("has_link", { mode: "boolean" }).notNull().default(false),
-    hasImage: integer("has_image", { mode: "boolean" }).notNull().default(false),
-    hasAttachment: integer("has_attachment", { mode: "boolean" }).notNull().default(false),
-    lastEditTime: integer("last_edit_time"),
-    lastMovedTime: integer("last_moved_time"),
-    /** Newest first, as spec 2.3 describes edit_history; null when never edited or moved. */
-    editHistory: text("edit_history", { mode: "json" }).$type<EditHistoryEntry[]>(),
-  },
-  (table) => [
-    index("messages_channel_topic").on(table.channelId, table.topicKey, table.id),
-    index("messages_recipient").on(table.recipientId, table.id),
-    index("messages_sender").on(table.senderId, table.id),
-  ],
-);
 
 export type Message = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
@@ -97,17 +36,6 @@ const withEditEntry = (entry: EditHistoryEntry) => {
   return sql`CASE WHEN ${messages.editHistory} IS NULL OR ${messages.editHistory} = '[]' THEN json_array(json(${text})) ELSE '[' || ${text} || ',' || substr(${messages.editHistory}, 2) END`;
 };
 
-export interface EditHistoryEntry {
-  user_id: number | null;
-  timestamp: number;
-  prev_content?: string;
-  prev_rendered_content?: string;
-  prev_stream?: number;
-  stream?: number;
-  prev_topic?: string;
-  topic?: string;
-}
-
 /**
  * Per-user message flags, stored only where they differ from what the read mark implies.
  * READ / UNREAD override the mark for one message; the rest are ordinary flags.
@@ -123,45 +51,6 @@ export const Flag = {
   GROUP_MENTIONED: 128,
   HAS_ALERT_WORD: 256,
 } as const;
-
-export const messageFlags = sqliteTable(
-  "message_flags",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    messageId: integer("message_id")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
-    /** Copied from the message so one conversation's exceptions are one index range. */
-    recipientId: integer("recipient_id").notNull(),
-    flags: integer("flags").notNull(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.userId, table.messageId] }),
-    index("message_flags_user_recipient").on(table.userId, table.recipientId, table.messageId),
-    index("message_flags_message").on(table.messageId),
-  ],
-);
-
-/**
- * A user's read position in one conversation: messages with IDs up to readUpTo are read
- * (unless flagged UNREAD), later ones unread (unless flagged READ). Subscribing sets it to the
- * channel's newest message, so history from before one joined is never unread.
- */
-export const readMarks = sqliteTable(
-  "read_marks",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    recipientId: integer("recipient_id")
-      .notNull()
-      .references(() => recipients.id),
-    readUpTo: integer("read_up_to").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.recipientId] })],
-);
 
 /** MessageRows with these IDs (missing ones left out), in ID order. */
 export async function messageRowsByIds(db: Reader, ids: number[]): Promise<MessageRow[]> {

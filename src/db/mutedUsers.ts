@@ -1,24 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import { primaryKey, integer, sqliteTable } from "drizzle-orm/sqlite-core";
 import { cachedUntilChange } from "./caches";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/** Users a user has muted, and since when (UNIX seconds). */
-export const mutedUsers = sqliteTable(
-  "muted_users",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    mutedUserId: integer("muted_user_id")
-      .notNull()
-      .references(() => users.id),
-    dateMuted: integer("date_muted").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.mutedUserId] })],
-);
+import { mutedUsers, users } from "./tables";
 
 /** The users a user muted, in the order they were muted (rowid order), as the API's `muted_users` entries. */
 export async function listMutedUsers(db: Reader, userId: number): Promise<Array<{ id: number; timestamp: number }>> {

@@ -1,11 +1,10 @@
 import { and, eq, inArray, isNotNull, isNull, not, or, type SQL, sql } from "drizzle-orm";
 import { receivedOrInChannelsSql, receivedSql } from "./messageVisibility";
-import { channels } from "./channels";
-import { messages } from "./messages";
 import { ftsAnyExpression, ftsExpression, type IdRange, matchesSql, type SearchQuery } from "./messageSearch";
-import { subscriptionPeriods, unreadSql } from "./messageState";
+import { unreadSql } from "./messageState";
 import type { Reader } from "./types";
 import { VisibilityPolicy } from "./userTopics";
+import { channels, messages, reactions, subscriptionPeriods, subscriptions, userTopics, users } from "./tables";
 
 /**
  * The SQL a narrow becomes, and the queries that walk history with it. messages/narrowQuery.ts

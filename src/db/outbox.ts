@@ -1,66 +1,11 @@
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { whenCommitted } from "./handles";
 import type { InvitationEmailPayload } from "./invites";
 import type { PasswordResetEmailPayload } from "./passwordResets";
 import type { Reader, SendTx, Tx } from "./types";
-
-/**
- * The durable outbox: work for the outside world (e-mails now, outgoing webhooks later) is
- * written here in the same transaction as the change that causes it, and a sender delivers
- * it after COMMIT. A rollback leaves nothing to send, and a crash loses nothing queued.
- * A sender takes rows with sent_at null and next_attempt_at due, and on failure counts the
- * attempt and pushes next_attempt_at back.
- */
-export const outbox = sqliteTable(
-  "outbox",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    kind: text("kind").$type<OutboxItem["kind"]>().notNull(),
-    payload: text("payload", { mode: "json" }).$type<OutboxItem["payload"]>().notNull(),
-    createdAt: integer("created_at").notNull(),
-    /** When delivery succeeded; null while pending. */
-    sentAt: integer("sent_at"),
-    attempts: integer("attempts").notNull().default(0),
-    /** Not before this time (UNIX seconds): lets a sender back off after failures. */
-    nextAttemptAt: integer("next_attempt_at").notNull(),
-    lastError: text("last_error"),
-    /** When the sender stopped trying (attempts ran out, or a permanent refusal); null otherwise. */
-    gaveUpAt: integer("gave_up_at"),
-  },
-  (table) => [index("outbox_pending").on(table.sentAt, table.nextAttemptAt)],
-);
-
-/** Everything the outbox carries, one kind per variant, so the sender can switch on `kind`. */
-export type OutboxItem = {
-  kind: "account_deactivated_email";
-  payload: {
-    user_id: number;
-    /** Captured now: the address may change before the mail goes out. */
-    to: string;
-    full_name: string;
-    realm_name: string;
-    realm_url: string;
-    /** The administrator's words for the e-mail; null when they wrote none. */
-    comment: string | null;
-  };
-}
-  | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload }
-  | { kind: "invitation_email"; payload: InvitationEmailPayload }
-  | { kind: "password_reset_email"; payload: PasswordResetEmailPayload };
-
-/**
- * A message that triggered an outgoing-webhook bot (spec 4.20), captured in the send's
- * transaction; the bot's URL and token are read at delivery, so a changed URL is used at once.
- */
-export interface OutgoingWebhookPayload {
-  bot_id: number;
-  trigger: "mention" | "direct_message";
-  /** The message as the bot sees it, in the format of spec 2.3 (built by shapes/). */
-  message: { id: number; content: string; type: "stream" | "private"; [field: string]: unknown };
-  /** Where the bot's reply goes: the same conversation. */
-  reply_to: { type: "stream"; stream_id: number; topic: string } | { type: "private"; user_ids: number[] };
-}
+import type { OutboxItem } from "./columnTypes";
+import { outbox } from "./tables";
+export type { OutboxItem, OutgoingWebhookPayload } from "./columnTypes";
 
 export async function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
   tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();

@@ -3,7 +3,8 @@ import { BotType } from "../model/bots";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
-import { botServices, users, type BotService, type User } from "./users";
+import { type BotService, type User } from "./users";
+import { botServices, outbox, users } from "./tables";
 
 /**
  * Which users are active outgoing-webhook bots. Every send with a mention asks, so the answer

@@ -1,27 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Tx } from "./types";
-import { users } from "./users";
-
-export type PushDeviceKind = "apns" | "fcm";
-
-/** Devices registered for push notifications (spec 4.14). Stored only: nothing is pushed yet. */
-export const pushDevices = sqliteTable(
-  "push_devices",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    kind: text("kind").$type<PushDeviceKind>().notNull(),
-    token: text("token").notNull(),
-    /** The iOS app the APNs token belongs to; null for FCM. */
-    appId: text("app_id"),
-    lastUpdated: integer("last_updated").notNull(),
-  },
-  // A token names one device, which one account at a time is signed in on.
-  (table) => [uniqueIndex("push_devices_kind_token").on(table.kind, table.token)],
-);
+import type { PushDeviceKind } from "./columnTypes";
+import { pushDevices } from "./tables";
+export type { PushDeviceKind } from "./columnTypes";
 
 export type PushDevice = typeof pushDevices.$inferSelect;
 

@@ -1,32 +1,8 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ReactionType } from "../model/emoji";
-import { messages } from "./messages";
 import { rowsForParts } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/** One user's emoji reaction to one message; deleting the message takes its reactions along. */
-export const reactions = sqliteTable(
-  "reactions",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    messageId: integer("message_id")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    emojiName: text("emoji_name").notNull(),
-    emojiCode: text("emoji_code").notNull(),
-    reactionType: text("reaction_type").$type<ReactionType>().notNull(),
-  },
-  (table) => [
-    // The name is not part of identity: two names for one code are one reaction (a "vote").
-    uniqueIndex("reactions_identity").on(table.messageId, table.userId, table.emojiCode, table.reactionType),
-    index("reactions_message_code").on(table.messageId, table.emojiCode, table.reactionType),
-  ],
-);
+import { messages, reactions } from "./tables";
 
 export type Reaction = typeof reactions.$inferSelect;
 

@@ -1,23 +1,10 @@
 import { eq } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
 import type { UserSettings } from "../model/userSettings";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader, Tx } from "./types";
-
-/** The one organization this server hosts. Settings live in JSON so new ones need no migration. */
-export const realms = sqliteTable("realms", {
-  id: integer("id").primaryKey(),
-  name: text("name").notNull(),
-  description: text("description").notNull().default(""),
-  /** Canonical URL clients reach us at; bots' e-mail domain comes from its host. */
-  url: text("url").notNull(),
-  dateCreated: integer("date_created").notNull(),
-  deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
-  settings: text("settings", { mode: "json" }).$type<RealmSettings>().notNull(),
-  userSettingsDefaults: text("user_settings_defaults", { mode: "json" }).$type<UserSettings>().notNull(),
-});
+import { realms } from "./tables";
 
 export type RealmRow = typeof realms.$inferSelect;
 export type Realm = Omit<RealmRow, "settings"> & { settings: RealmSettings };

@@ -1,22 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/** A user's saved snippets (spec 2.7): private text they insert into messages. */
-export const savedSnippets = sqliteTable(
-  "saved_snippets",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    title: text("title").notNull(),
-    content: text("content").notNull(),
-    dateCreated: integer("date_created").notNull(),
-  },
-  (table) => [index("saved_snippets_user").on(table.userId)],
-);
+import { savedSnippets } from "./tables";
 
 export type SavedSnippet = typeof savedSnippets.$inferSelect;
 

@@ -1,44 +1,8 @@
 import { and, asc, eq, lte } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
+import { messages, scheduledMessages } from "./tables";
+export type { ScheduledMessageType } from "./columnTypes";
 
-/**
- * Messages a user asked to be sent later (spec 2.6, 4.2). A row stays after delivery, marked
- * `delivered` with the ID the message got, so the delivery job can tell "sent" from "due" in
- * the very transaction that sends it: that is what makes delivery exactly-once across crashes.
- */
-export const scheduledMessages = sqliteTable(
-  "scheduled_messages",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    senderId: integer("sender_id")
-      .notNull()
-      .references(() => users.id),
-    /** The reference's names: "stream" or "private". */
-    type: text("type").$type<ScheduledMessageType>().notNull(),
-    /** The channel's ID (stream), or everyone in the conversation, sender included, sorted (private). */
-    to: text("to", { mode: "json" }).$type<number[]>().notNull(),
-    /** "" for direct messages. */
-    topic: text("topic").notNull(),
-    content: text("content").notNull(),
-    /** As rendered when scheduled or last edited; delivery renders again, as a send does. */
-    renderedContent: text("rendered_content").notNull(),
-    /** The client that scheduled it; the delivered message carries it. */
-    client: text("client").notNull(),
-    /** UNIX seconds. */
-    scheduledTimestamp: integer("scheduled_timestamp").notNull(),
-    readBySender: integer("read_by_sender", { mode: "boolean" }).notNull(),
-    delivered: integer("delivered", { mode: "boolean" }).notNull().default(false),
-    deliveredMessageId: integer("delivered_message_id"),
-    /** Delivery was tried and refused; the row waits for an edit with a new time. */
-    failed: integer("failed", { mode: "boolean" }).notNull().default(false),
-    failureMessage: text("failure_message"),
-  },
-  (table) => [index("scheduled_messages_due").on(table.delivered, table.failed, table.scheduledTimestamp), index("scheduled_messages_sender").on(table.senderId, table.delivered)],
-);
-
-export type ScheduledMessageType = "stream" | "private";
 export type ScheduledMessage = typeof scheduledMessages.$inferSelect;
 /** What scheduling and editing set. */
 export type ScheduledMessageFields = Pick<ScheduledMessage, "type" | "to" | "topic" | "content" | "renderedContent" | "client" | "scheduledTimestamp">;

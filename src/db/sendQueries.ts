@@ -1,13 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { SystemGroup } from "../model/roles";
-import { type Channel, channels, subscriptions } from "./channels";
-import { userGroups } from "./userGroups";
+import { type Channel } from "./channels";
 import { type Message, type NewMessage } from "./messages";
 import { cachedUntilChange } from "./caches";
 import { prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";
 import type { Reader, SendTx } from "./types";
-import { users } from "./users";
+import { channels, messages, recipients, subscriptions, userGroups, users } from "./tables";
 
 /**
  * The queries every channel message runs, prepared once per connection (db/prepared.ts):

@@ -1,12 +1,8 @@
 import { statSync } from "node:fs";
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { channels } from "./channels";
-import { messages } from "./messages";
-import { outbox } from "./outbox";
 import type { Reader } from "./types";
-import { attachments } from "./uploads";
-import { users } from "./users";
+import { attachments, channels, messages, outbox, users } from "./tables";
 
 /** What the server holds, for the server status page (reads/serverStatus.ts). */
 

@@ -1,31 +1,7 @@
 import { and, desc, eq, lte } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-/**
- * Browser sign-ins. The cookie holds a random token; only its SHA-256 is stored, so a copy of
- * the database signs nobody in. API keys stay the credential of programs.
- */
-export const sessions = sqliteTable(
-  "sessions",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tokenHash: text("token_hash").notNull().unique(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    /** UNIX seconds. */
-    createdAt: integer("created_at").notNull(),
-    lastSeenAt: integer("last_seen_at").notNull(),
-    /** UNIX seconds; moved forward as the session is used (an idle session ends). */
-    expiresAt: integer("expires_at").notNull(),
-    userAgent: text("user_agent").notNull(),
-    address: text("address").notNull(),
-  },
-  (table) => [index("sessions_user").on(table.userId), index("sessions_expiry").on(table.expiresAt)],
-);
+import { sessions } from "./tables";
 
 export type Session = typeof sessions.$inferSelect;
 

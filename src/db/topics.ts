@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
-import { messages } from "./messages";
 import type { MessageKey } from "./messageState";
 import { receivedSql } from "./messageVisibility";
 import type { Reader } from "./types";
+import { messages } from "./tables";
 
 /** A channel's topics, and the messages of one topic. */
 

@@ -1,8 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { userGroupMembers, userGroupSubgroups, userGroups } from "./userGroups";
 import { rowsForParts } from "./sqlLists";
 import type { Reader } from "./types";
-import { users } from "./users";
+import { userGroupMembers, userGroupSubgroups, userGroups, users } from "./tables";
 
 /**
  * Who is in which user group, read for many groups at once: what permission checks and the

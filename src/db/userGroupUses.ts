@@ -1,9 +1,8 @@
 import { type SQL, eq, getTableColumns, isNotNull, sql } from "drizzle-orm";
 import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES } from "../model/userGroupSettings";
-import { channels } from "./channels";
-import { userGroupSubgroups, userGroups } from "./userGroups";
 import type { Reader } from "./types";
+import { channels, userGroupSubgroups, userGroups } from "./tables";
 
 /**
  * Where a user group is used, asked before it is deactivated: as a subgroup of another group,

@@ -1,64 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
 import type { Reader, Tx } from "./types";
-import { users } from "./users";
-
-const groupRef = (column: string) => integer(column).references((): AnySQLiteColumn => userGroups.id);
-
-/**
- * User groups: the named ones people manage, the role:* system groups, and unnamed groups
- * that hold an anonymous group-setting value ({direct_members, direct_subgroups}).
- */
-export const userGroups = sqliteTable(
-  "user_groups",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** null for the unnamed group behind an anonymous group-setting value. */
-    name: text("name"),
-    description: text("description").notNull().default(""),
-    isSystemGroup: integer("is_system_group", { mode: "boolean" }).notNull().default(false),
-    deactivated: integer("deactivated", { mode: "boolean" }).notNull().default(false),
-    dateCreated: integer("date_created"),
-    creatorId: integer("creator_id").references(() => users.id),
-    canAddMembersGroup: groupRef("can_add_members_group"),
-    canJoinGroup: groupRef("can_join_group"),
-    canLeaveGroup: groupRef("can_leave_group"),
-    canManageGroup: groupRef("can_manage_group"),
-    canMentionGroup: groupRef("can_mention_group"),
-    canRemoveMembersGroup: groupRef("can_remove_members_group"),
-  },
-  (table) => [index("user_groups_name").on(table.name)],
-);
+import { userGroupMembers, userGroupSubgroups, userGroups, users } from "./tables";
 
 export type UserGroup = typeof userGroups.$inferSelect;
-
-export const userGroupMembers = sqliteTable(
-  "user_group_members",
-  {
-    groupId: integer("group_id")
-      .notNull()
-      .references(() => userGroups.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-  },
-  (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("user_group_members_user").on(table.userId)],
-);
-
-export const userGroupSubgroups = sqliteTable(
-  "user_group_subgroups",
-  {
-    groupId: integer("group_id")
-      .notNull()
-      .references(() => userGroups.id, { onDelete: "cascade" }),
-    subgroupId: integer("subgroup_id")
-      .notNull()
-      .references(() => userGroups.id),
-  },
-  (table) => [primaryKey({ columns: [table.groupId, table.subgroupId] }), index("user_group_subgroups_sub").on(table.subgroupId)],
-);
 
 export async function findGroupById(db: Reader, id: number): Promise<UserGroup | undefined> {
   return db.select().from(userGroups).where(eq(userGroups.id, id)).get();

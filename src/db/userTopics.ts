@@ -1,34 +1,10 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { channels } from "./channels";
 import type { Reader, SendTx } from "./types";
-import { users } from "./users";
+import { channels, userTopics, users } from "./tables";
 
 /** A user's visibility policy for a topic (reference: update-user-topic). */
 export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
 export type VisibilityPolicy = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
-
-/**
- * Per-user, per-topic settings (muted, unmuted, followed). A row exists only while its policy
- * is not INHERIT. Topics match case-insensitively, so the key is the lower-cased topic; the
- * topic as last written is kept for display.
- */
-export const userTopics = sqliteTable(
-  "user_topics",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id),
-    channelId: integer("channel_id")
-      .notNull()
-      .references(() => channels.id),
-    topicKey: text("topic_key").notNull(),
-    topic: text("topic").notNull(),
-    visibilityPolicy: integer("visibility_policy").notNull(),
-    lastUpdated: integer("last_updated").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.channelId, table.topicKey] }), index("user_topics_channel_topic").on(table.channelId, table.topicKey)],
-);
 
 export type UserTopic = typeof userTopics.$inferSelect;
 

@@ -1,57 +1,12 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Role } from "../model/roles";
 import type { UserSettings } from "../model/userSettings";
 import { prepared } from "./prepared";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-
-/** Humans and bots alike: a bot is a user with a bot_type and usually an owner. */
-export const users = sqliteTable(
-  "users",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** API e-mail, stored lower-cased; unique across the organization. */
-    email: text("email").notNull().unique(),
-    /** Where mail is delivered; null for bots. */
-    deliveryEmail: text("delivery_email"),
-    fullName: text("full_name").notNull(),
-    role: integer("role").notNull(),
-    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    isBot: integer("is_bot", { mode: "boolean" }).notNull().default(false),
-    /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
-    botType: integer("bot_type"),
-    botOwnerId: integer("bot_owner_id").references((): AnySQLiteColumn => users.id),
-    /** Built-in bots such as the notification bot; no one owns or deactivates them. */
-    isSystemBot: integer("is_system_bot", { mode: "boolean" }).notNull().default(false),
-    apiKey: text("api_key").notNull().unique(),
-    /** argon2id via Bun.password; null for bots and users who never set one. */
-    passwordHash: text("password_hash"),
-    timezone: text("timezone").notNull().default(""),
-    dateJoined: integer("date_joined").notNull(),
-    avatarVersion: integer("avatar_version").notNull().default(1),
-    /** The uploaded avatar's file (db/fileStore.ts, by content hash); null: the gravatar. */
-    avatarFile: text("avatar_file"),
-    settings: text("settings", { mode: "json" }).$type<UserSettings>().notNull(),
-  },
-  (table) => [index("users_bot_owner").on(table.botOwnerId)],
-);
+import { botServices, users } from "./tables";
 
 export type User = typeof users.$inferSelect;
-
-/** Configuration of outgoing-webhook and embedded bots (one row per bot). */
-export const botServices = sqliteTable("bot_services", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  botId: integer("bot_id")
-    .notNull()
-    .unique()
-    .references(() => users.id),
-  baseUrl: text("base_url").notNull(),
-  /** Fixed per bot; sent in every outgoing notification so the receiver can trust it (spec 5.5). */
-  token: text("token").notNull(),
-  /** 1 native format, 2 Slack-compatible. */
-  interface: integer("interface").notNull().default(1),
-});
 
 export type BotService = typeof botServices.$inferSelect;
 

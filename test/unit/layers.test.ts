@@ -242,6 +242,15 @@ describe("layers", () => {
     expect(outside).toEqual([]);
   });
 
+  test("db/ modules take their tables from db/tables.ts, which decides the dialect; only it and the schema reach the dialects' table files", () => {
+    const dialectFile = (file: string) => /^db\/(sqlite|postgres)\//.test(file);
+    const reachers = new Set(["db/tables.ts", "db/schema.ts"]);
+    const reaching = ofSrc.filter((i) => dialectFile(i.target!.file) && !dialectFile(i.file) && !reachers.has(i.file));
+    expect(reaching.map(describeImport)).toEqual([]);
+    const defining = files.filter((file) => !dialectFile(relative(SRC, file)) && /\b(sqliteTable|pgTable)\(/.test(readFileSync(file, "utf8")));
+    expect(defining.map((file) => relative(SRC, file))).toEqual([]);
+  });
+
   test("web/client/ is browser code: it imports nothing of the server's, and the server imports none of it", () => {
     expect(files.filter((file) => unitOf(file) === "web/client/").length).toBeGreaterThan(5);
     const crossing = ofSrc.filter((i) => (i.from === "web/client/") !== (i.target!.unit === "web/client/"));

@@ -1,7 +1,7 @@
 /** The column types ./tables.ts maps SQLite's to, shared by the table files of this folder. */
 import { bigint, customType } from "drizzle-orm/pg-core";
-import type { reactions as sqliteReactions } from "../reactions";
-import type { realms as sqliteRealms } from "../realm";
+import type { reactions as sqliteReactions } from "../sqlite/messages";
+import type { realms as sqliteRealms } from "../sqlite/accounts";
 
 /** PostgreSQL's binary type, for SQLite's `blob` columns (`Uint8Array` in, `Uint8Array` out). */
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({

@@ -1,8 +1,8 @@
 /** PostgreSQL's tables of messages and what hangs off them (see ./tables.ts). */
 import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { DraftType } from "../drafts";
-import type { EditHistoryEntry } from "../messages";
-import type { ScheduledMessageType } from "../scheduledMessages";
+import type { DraftType } from "../columnTypes";
+import type { EditHistoryEntry } from "../columnTypes";
+import type { ScheduledMessageType } from "../columnTypes";
 import { users } from "./accounts";
 import { channels } from "./channels";
 import { id, int, type ReactionType } from "./columns";

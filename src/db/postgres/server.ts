@@ -1,6 +1,6 @@
 /** PostgreSQL's tables of the organization's own things and the server's housekeeping (see ./tables.ts). */
 import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import type { OutboxItem } from "../outbox";
+import type { OutboxItem } from "../columnTypes";
 import { users } from "./accounts";
 import { id, int } from "./columns";
 

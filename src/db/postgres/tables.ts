@@ -27,7 +27,7 @@
  *   for SQLite gets PostgreSQL's equivalent, e.g. `(unixepoch())` → `extract(epoch from now())::bigint`.
  *   (No table has a SQL default today.)
  *
- * These files import only drizzle-orm, each other, and types from the SQLite table modules (for
+ * These files import only drizzle-orm, each other, ../columnTypes.ts and the SQLite table files (for
  * `$type`s): nothing of ours imports them but this folder, so they can close no import circle.
  */
 export * from "./accounts";

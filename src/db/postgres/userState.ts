@@ -1,6 +1,6 @@
 /** PostgreSQL's tables of per-user state and devices (see ./tables.ts). */
 import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { PushDeviceKind } from "../pushDevices";
+import type { PushDeviceKind } from "../columnTypes";
 import { users } from "./accounts";
 import { id, int, type ReactionType } from "./columns";
 
