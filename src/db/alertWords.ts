@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { cachedUntilChange } from "./caches";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { alertWords, recipients } from "./tables";
+import { alertWords } from "./tables";
 
 /** A user's alert words as they typed them, in the order they were added (rowid order). */
 export async function listAlertWords(db: Reader, userId: number): Promise<string[]> {

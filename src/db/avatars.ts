@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Reader, Tx } from "./types";
 import { type User } from "./users";
-import { messages, users } from "./tables";
+import { users } from "./tables";
 
 /**
  * Uploaded avatars: `users.avatar_file` holds the image's SHA-256 in the file store

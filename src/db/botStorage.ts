@@ -1,5 +1,4 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { text } from "drizzle-orm/sqlite-core";
 import type { Reader, Tx } from "./types";
 import { botStorage } from "./tables";
 

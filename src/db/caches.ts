@@ -1,7 +1,6 @@
 import { transactionOf } from "./handles";
 import { rawStatement } from "./prepared";
 import type { Reader, TransactionKind } from "./types";
-import { alertWords, linkifiers, mutedUsers, realmEmoji } from "./tables";
 
 // Free of bun:sqlite imports for the same reason as prepared.ts: table modules use it.
 

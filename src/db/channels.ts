@@ -1,9 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { index } from "drizzle-orm/sqlite-core";
 import { cacheChanged } from "./caches";
 import { idList } from "./sqlLists";
 import type { Reader, SendTx, Tx } from "./types";
-import { channels, defaultChannels, subscriptions, userGroups, users } from "./tables";
+import { channels, defaultChannels, subscriptions } from "./tables";
 
 export type Channel = typeof channels.$inferSelect;
 export type NewChannel = typeof channels.$inferInsert;

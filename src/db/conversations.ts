@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Reader } from "./types";
-import { messages, recipients } from "./tables";
+import { recipients } from "./tables";
 
 /**
  * What a user's conversations hold, for register's message sections: the newest message they

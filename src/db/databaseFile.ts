@@ -1,6 +1,5 @@
 import { Database } from "bun:sqlite";
 import { appliedMigrations, type AppliedMigration } from "./migrate";
-import { attachments, messages, users } from "./tables";
 
 /**
  * What a database file that is not the one being served holds: a backup's copy, or a database

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { attachments } from "./tables";
 
 /**
  * The bytes of uploaded files and custom emoji, in the data dir under `files/`, named by their

@@ -3,7 +3,7 @@ import { Flag } from "./messages";
 import { clearBits, listUnread, type UnreadRow } from "./messageState";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-import { messageFlags, messages, users } from "./tables";
+import { messageFlags, messages } from "./tables";
 
 /**
  * Flag rows and read marks (db/messages.ts, db/messageState.ts) for many users or a stretch

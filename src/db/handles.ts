@@ -1,7 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Emitted, TransactionKind } from "./types";
-import { messages } from "./tables";
 
 // The connection type, spelled out rather than imported from client.ts: every table module
 // reaches this file (through prepared.ts), and client.ts imports every table.

@@ -4,7 +4,7 @@ import { type Message } from "./messages";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 import { type User } from "./users";
-import { channels, messages, users } from "./tables";
+import { messages, users } from "./tables";
 
 /**
  * The rows message objects are built from, for a page of history at once: a fixed handful of

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Reader } from "./types";
 import { type User } from "./users";
-import { messages, reactions, recipients, userGroups, users } from "./tables";
+import { messages, reactions, userGroups, users } from "./tables";
 
 /**
  * Who a message being sent names: the users and groups its text mentions (looked up before

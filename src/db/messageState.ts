@@ -1,10 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { index } from "drizzle-orm/sqlite-core";
 import { activeChannelIdsOfUser } from "./channels";
 import { Flag, type Message } from "./messages";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-import { channels, messageFlags, messages, readMarks, recipients, subscriptionPeriods, subscriptions, users } from "./tables";
+import { messageFlags, messages, readMarks, subscriptionPeriods } from "./tables";
 
 export type SubscriptionPeriod = typeof subscriptionPeriods.$inferSelect;
 

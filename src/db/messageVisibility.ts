@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { Flag } from "./messages";
 import { type MessageKey, type SubscriptionPeriod } from "./messageState";
 import type { Reader } from "./types";
-import { channels, messages, recipientUsers, subscriptionPeriods } from "./tables";
+import { messages, recipientUsers, subscriptionPeriods } from "./tables";
 
 /**
  * The queries behind "which messages may this user read" (the rules themselves are

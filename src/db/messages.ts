@@ -1,9 +1,8 @@
 import { and, desc, eq, getTableColumns, inArray, lt, min, sql } from "drizzle-orm";
-import { index, text } from "drizzle-orm/sqlite-core";
 import { indexInsertedMessages } from "./searchIndex";
 import type { Reader, SendTx, Tx } from "./types";
 import type { EditHistoryEntry } from "./columnTypes";
-import { messageFlags, messages, reactions, recipientUsers, recipients } from "./tables";
+import { messageFlags, messages, recipientUsers, recipients } from "./tables";
 export type { EditHistoryEntry } from "./columnTypes";
 
 /**

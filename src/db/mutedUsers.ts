@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { cachedUntilChange } from "./caches";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { mutedUsers, users } from "./tables";
+import { mutedUsers } from "./tables";
 
 /** The users a user muted, in the order they were muted (rowid order), as the API's `muted_users` entries. */
 export async function listMutedUsers(db: Reader, userId: number): Promise<Array<{ id: number; timestamp: number }>> {

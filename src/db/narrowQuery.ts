@@ -4,7 +4,7 @@ import { ftsAnyExpression, ftsExpression, type IdRange, matchesSql, type SearchQ
 import { unreadSql } from "./messageState";
 import type { Reader } from "./types";
 import { VisibilityPolicy } from "./userTopics";
-import { channels, messages, reactions, subscriptionPeriods, subscriptions, userTopics, users } from "./tables";
+import { channels, messages, subscriptionPeriods } from "./tables";
 
 /**
  * The SQL a narrow becomes, and the queries that walk history with it. messages/narrowQuery.ts

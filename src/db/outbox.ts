@@ -1,7 +1,5 @@
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { whenCommitted } from "./handles";
-import type { InvitationEmailPayload } from "./invites";
-import type { PasswordResetEmailPayload } from "./passwordResets";
 import type { Reader, SendTx, Tx } from "./types";
 import type { OutboxItem } from "./columnTypes";
 import { outbox } from "./tables";

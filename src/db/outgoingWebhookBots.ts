@@ -4,7 +4,7 @@ import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader } from "./types";
 import { type BotService, type User } from "./users";
-import { botServices, outbox, users } from "./tables";
+import { botServices, users } from "./tables";
 
 /**
  * Which users are active outgoing-webhook bots. Every send with a mention asks, so the answer

@@ -1,5 +1,5 @@
 import type { Reader, UpkeepTx } from "./types";
-import { presences, users } from "./tables";
+import { presences } from "./tables";
 
 export type PresenceRow = typeof presences.$inferSelect;
 

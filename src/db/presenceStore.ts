@@ -2,7 +2,6 @@ import type { ShownPresence } from "../model/presence";
 import { readConnection, writeConnection } from "./client";
 import { listPresenceRows, savePresenceRows, type PresenceRow } from "./presence";
 import { writeUpkeep } from "./transaction";
-import { presences, users } from "./tables";
 
 /**
  * Presence lives in memory: every client of every user reports it each minute, and a write

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { ReactionType } from "../model/emoji";
 import { rowsForParts } from "./sqlLists";
 import type { Reader, Tx } from "./types";
-import { messages, reactions } from "./tables";
+import { reactions } from "./tables";
 
 export type Reaction = typeof reactions.$inferSelect;
 

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { REALM_SETTING_DEFAULTS, type RealmSettings } from "../model/realmSettings";
-import type { UserSettings } from "../model/userSettings";
 import { cachedUntilChange } from "./caches";
 import { prepared } from "./prepared";
 import type { Reader, Tx } from "./types";

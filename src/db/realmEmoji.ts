@@ -5,7 +5,7 @@ import { cachedUntilChange } from "./caches";
 import { storedFilePath } from "./fileStore";
 import { prepared } from "./prepared";
 import type { Reader, Tx } from "./types";
-import { messages, reactions, realmEmoji } from "./tables";
+import { realmEmoji } from "./tables";
 
 export type RealmEmojiRow = typeof realmEmoji.$inferSelect;
 

@@ -1,6 +1,5 @@
 import { findRealm, type Realm, realmIfCached } from "./realm";
 import { readWithoutSnapshot } from "./transaction";
-import { users } from "./tables";
 
 /**
  * The realm as last committed, for code outside any transaction (GET /users/me, a session's

@@ -1,6 +1,6 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Reader, Tx } from "./types";
-import { messages, scheduledMessages } from "./tables";
+import { scheduledMessages } from "./tables";
 export type { ScheduledMessageType } from "./columnTypes";
 
 export type ScheduledMessage = typeof scheduledMessages.$inferSelect;

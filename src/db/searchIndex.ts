@@ -1,7 +1,6 @@
 import { transactionOf } from "./handles";
 import { rawStatement } from "./prepared";
 import type { SendTx, Tx, UpkeepTx } from "./types";
-import { messages } from "./tables";
 
 /**
  * Feeding new messages to the full-text index (messages_fts, migrations 0001 and 0002). A

@@ -6,7 +6,7 @@ import { cachedUntilChange } from "./caches";
 import { prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";
 import type { Reader, SendTx } from "./types";
-import { channels, messages, recipients, subscriptions, userGroups, users } from "./tables";
+import { channels, subscriptions, userGroups, users } from "./tables";
 
 /**
  * The queries every channel message runs, prepared once per connection (db/prepared.ts):

@@ -1,6 +1,5 @@
 import { read, write, writeUpkeep } from "./transaction";
 import type { Reader, Tx, UpkeepTx } from "./types";
-import { messages } from "./tables";
 
 /**
  * Long work in short transactions. Parley is one process and every transaction runs on the

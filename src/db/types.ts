@@ -1,5 +1,4 @@
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { messages, users } from "./tables";
 
 /** Anything queries can read through: the database or an open transaction. */
 export type Reader = BaseSQLiteDatabase<"sync", void, Record<string, unknown>>;

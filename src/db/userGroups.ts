@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
 import type { Reader, Tx } from "./types";
-import { userGroupMembers, userGroupSubgroups, userGroups, users } from "./tables";
+import { userGroupMembers, userGroupSubgroups, userGroups } from "./tables";
 
 export type UserGroup = typeof userGroups.$inferSelect;
 

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { Reader, Tx } from "./types";
-import type { ReactionType } from "../model/emoji";
 import { userStatuses } from "./tables";
 
 export type UserStatusRow = typeof userStatuses.$inferSelect;

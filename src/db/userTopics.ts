@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Reader, SendTx } from "./types";
-import { channels, userTopics, users } from "./tables";
+import { userTopics } from "./tables";
 
 /** A user's visibility policy for a topic (reference: update-user-topic). */
 export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;

@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { Role } from "../model/roles";
-import type { UserSettings } from "../model/userSettings";
 import { prepared } from "./prepared";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";

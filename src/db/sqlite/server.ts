@@ -1,7 +1,7 @@
 // The server and the organization's configuration: custom emoji, linkifiers, the outbox, server
 // settings, backup runs. SQLite's tables; their PostgreSQL twins are in ../postgres/ (same file
 // names).
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { OutboxItem } from "../columnTypes";
 import { users } from "./accounts";
 
