@@ -6,29 +6,26 @@ import { alertWords } from "./tables";
 
 /** A user's alert words as they typed them, in the order they were added (rowid order). */
 export async function listAlertWords(db: Reader, userId: number): Promise<string[]> {
-  return db
+  return (await db
     .select({ word: alertWords.word })
     .from(alertWords)
     .where(eq(alertWords.userId, userId))
-    .orderBy(sql`rowid`)
-    .all()
+    .orderBy(sql`rowid`))
     .map((row) => row.word);
 }
 
 export async function insertAlertWords(tx: Tx, userId: number, words: string[]) {
   if (words.length === 0) return;
-  tx.insert(alertWords)
+  await tx.insert(alertWords)
     .values(words.map((word) => ({ userId, word })))
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
 /** Deletes these exact stored words (the caller matched them without regard to case). */
 export async function deleteAlertWords(tx: Tx, userId: number, words: string[]) {
   if (words.length === 0) return;
-  tx.delete(alertWords)
-    .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)))
-    .run();
+  await tx.delete(alertWords)
+    .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)));
 }
 
 const allAlertWords = rawStatement<{ user_id: number; word: string }, []>("SELECT user_id, word FROM alert_words");

@@ -11,15 +11,14 @@ import { users } from "./tables";
 
 /** Points the user at new avatar bytes (or none) and returns the updated row. */
 export async function setAvatarFile(tx: Tx, userId: number, sha256: string | null): Promise<User> {
-  return tx
+  return (await tx
     .update(users)
     .set({ avatarFile: sha256, avatarVersion: sql`${users.avatarVersion} + 1` })
     .where(eq(users.id, userId))
-    .returning()
-    .get()!;
+    .returning())[0]!;
 }
 
 /** Whether some account, active or not, has these bytes as its avatar (old messages still show it). */
 export async function isAvatarFile(db: Reader, sha256: string): Promise<boolean> {
-  return db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1).get() !== undefined;
+  return (await db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1))[0] !== undefined;
 }

@@ -8,8 +8,8 @@ export type BackupRun = typeof backupRuns.$inferSelect;
 const KEPT_RUNS = 100;
 
 export async function insertBackupRun(tx: Tx, run: Omit<BackupRun, "id">) {
-  const { id } = tx.insert(backupRuns).values(run).returning({ id: backupRuns.id }).get();
-  tx.delete(backupRuns).where(lt(backupRuns.id, id - KEPT_RUNS + 1)).run();
+  const { id } = (await tx.insert(backupRuns).values(run).returning({ id: backupRuns.id }))[0];
+  await tx.delete(backupRuns).where(lt(backupRuns.id, id - KEPT_RUNS + 1));
 }
 
 export interface BackupRunSummary {
@@ -20,13 +20,12 @@ export interface BackupRunSummary {
 
 export async function backupRunSummary(db: Reader): Promise<BackupRunSummary> {
   const latest = async (succeeded: boolean) =>
-    db
+    (await db
       .select()
       .from(backupRuns)
       .where(succeeded ? isNull(backupRuns.error) : isNotNull(backupRuns.error))
       .orderBy(desc(backupRuns.id))
-      .limit(1)
-      .get() ?? null;
-  const failures = db.select({ n: sql<number>`count(*)` }).from(backupRuns).where(isNotNull(backupRuns.error)).get()!.n;
+      .limit(1))[0] ?? null;
+  const failures = (await db.select({ n: sql<number>`count(*)` }).from(backupRuns).where(isNotNull(backupRuns.error)))[0]!.n;
   return { lastSuccess: await latest(true), lastFailure: await latest(false), failures };
 }

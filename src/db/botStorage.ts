@@ -11,7 +11,7 @@ const theseKeys = (botId: number, keys?: string[]) =>
 /** The bot's entries, all or those with these keys (keys it lacks are simply not returned). */
 export async function listBotStorage(db: Reader, botId: number, keys?: string[]): Promise<StorageEntry[]> {
   if (keys !== undefined && keys.length === 0) return [];
-  return db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(theseKeys(botId, keys)).orderBy(asc(botStorage.key)).all();
+  return await db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(theseKeys(botId, keys)).orderBy(asc(botStorage.key));
 }
 
 /**
@@ -20,7 +20,7 @@ export async function listBotStorage(db: Reader, botId: number, keys?: string[])
  */
 export async function botStorageSize(db: Reader, botId: number, keys?: string[]): Promise<number> {
   if (keys !== undefined && keys.length === 0) return 0;
-  const row = db.select({ size: sql<number | null>`sum(length(${botStorage.key}) + length(${botStorage.value}))` }).from(botStorage).where(theseKeys(botId, keys)).get();
+  const row = (await db.select({ size: sql<number | null>`sum(length(${botStorage.key}) + length(${botStorage.value}))` }).from(botStorage).where(theseKeys(botId, keys)))[0];
   return row?.size ?? 0;
 }
 
@@ -35,5 +35,5 @@ export async function putBotStorage(tx: Tx, botId: number, entries: StorageEntry
 /** Removes these keys, or everything the bot stored when `keys` is undefined. */
 export async function deleteBotStorage(tx: Tx, botId: number, keys?: string[]) {
   if (keys !== undefined && keys.length === 0) return;
-  tx.delete(botStorage).where(theseKeys(botId, keys)).run();
+  await tx.delete(botStorage).where(theseKeys(botId, keys));
 }

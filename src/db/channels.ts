@@ -13,67 +13,64 @@ export type NewSubscription = typeof subscriptions.$inferInsert;
 export const channelNameKey = (name: string) => name.toLowerCase();
 
 export async function findChannelById(db: Reader, id: number): Promise<Channel | undefined> {
-  return db.select().from(channels).where(eq(channels.id, id)).get();
+  return (await db.select().from(channels).where(eq(channels.id, id)))[0];
 }
 
 export async function findChannelByName(db: Reader, name: string): Promise<Channel | undefined> {
-  return db.select().from(channels).where(eq(channels.nameKey, channelNameKey(name))).get();
+  return (await db.select().from(channels).where(eq(channels.nameKey, channelNameKey(name))))[0];
 }
 
 export async function findChannelsByNames(db: Reader, names: string[]): Promise<Channel[]> {
   if (names.length === 0) return [];
-  return db.select().from(channels).where(inArray(channels.nameKey, names.map(channelNameKey))).all();
+  return await db.select().from(channels).where(inArray(channels.nameKey, names.map(channelNameKey)));
 }
 
 export async function listChannels(db: Reader, options: { includeArchived: boolean }): Promise<Channel[]> {
   const query = db.select().from(channels);
-  return (options.includeArchived ? query : query.where(eq(channels.isArchived, false))).orderBy(asc(channels.id)).all();
+  return await (options.includeArchived ? query : query.where(eq(channels.isArchived, false))).orderBy(asc(channels.id));
 }
 
 export async function insertChannel(tx: Tx, values: NewChannel): Promise<Channel> {
-  return tx.insert(channels).values(values).returning().get();
+  return (await tx.insert(channels).values(values).returning())[0];
 }
 
 export async function updateChannel(tx: Tx, id: number, changes: Partial<NewChannel>): Promise<Channel> {
-  return tx.update(channels).set(changes).where(eq(channels.id, id)).returning().get()!;
+  return (await tx.update(channels).set(changes).where(eq(channels.id, id)).returning())[0]!;
 }
 
 /** The one change to a channel a message send makes (its first message), so it may run in one. */
 export async function setFirstMessageId(tx: SendTx, id: number, firstMessageId: number | null) {
-  tx.update(channels).set({ firstMessageId }).where(eq(channels.id, id)).run();
+  await tx.update(channels).set({ firstMessageId }).where(eq(channels.id, id));
   cacheChanged("channelsForSending");
 }
 
 export async function findSubscription(db: Reader, userId: number, channelId: number): Promise<Subscription | undefined> {
-  return db
+  return (await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
-    .get();
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))))[0];
 }
 
 /** Every subscription row of a user, active or left. */
 export async function listSubscriptionsOfUser(db: Reader, userId: number): Promise<Subscription[]> {
-  return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).all();
+  return await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
 }
 
 export async function activeChannelIdsOfUser(db: Reader, userId: number): Promise<Set<number>> {
-  const rows = db
+  const rows = await db
     .select({ id: subscriptions.channelId })
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.active, true)))
-    .all();
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.active, true)));
   return new Set(rows.map((row) => row.id));
 }
 
 /** Subscription rows (active or not) of these users in these channels. */
 export async function subscriptionsOf(db: Reader, userIds: number[], channelIds: number[]): Promise<Subscription[]> {
   if (userIds.length === 0 || channelIds.length === 0) return [];
-  return db
+  return await db
     .select()
     .from(subscriptions)
-    .where(and(sql`${subscriptions.userId} IN ${idList(userIds)}`, sql`${subscriptions.channelId} IN ${idList(channelIds)}`))
-    .all();
+    .where(and(sql`${subscriptions.userId} IN ${idList(userIds)}`, sql`${subscriptions.channelId} IN ${idList(channelIds)}`));
 }
 
 /**
@@ -125,43 +122,40 @@ export async function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: numb
 }
 
 export async function updateSubscription(tx: Tx, userId: number, channelId: number, changes: Partial<NewSubscription>) {
-  tx.update(subscriptions)
+  await tx.update(subscriptions)
     .set(changes)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
-    .run();
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)));
 }
 
 export async function defaultChannelIds(db: Reader): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: defaultChannels.channelId })
     .from(defaultChannels)
-    .orderBy(asc(defaultChannels.channelId))
-    .all()
+    .orderBy(asc(defaultChannels.channelId)))
     .map((row) => row.id);
 }
 
 /** Returns whether the channel was not a default channel before. */
 export async function addDefaultChannel(tx: Tx, channelId: number): Promise<boolean> {
-  return tx.insert(defaultChannels).values({ channelId }).onConflictDoNothing().returning().all().length > 0;
+  return (await tx.insert(defaultChannels).values({ channelId }).onConflictDoNothing().returning()).length > 0;
 }
 
 /** Returns whether the channel was a default channel. */
 export async function removeDefaultChannel(tx: Tx, channelId: number): Promise<boolean> {
-  return tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning().all().length > 0;
+  return (await tx.delete(defaultChannels).where(eq(defaultChannels.channelId, channelId)).returning()).length > 0;
 }
 
 /** IDs of the channels the user muted (their subscription's is_muted), subscribed now or not. */
 export async function mutedChannelIdsOfUser(db: Reader, userId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: subscriptions.channelId })
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true)))
-    .all()
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.isMuted, true))))
     .map((row) => row.id);
 }
 
 /** The channels with these IDs that exist. */
 export async function channelsByIds(db: Reader, ids: number[]): Promise<Channel[]> {
   if (ids.length === 0) return [];
-  return db.select().from(channels).where(inArray(channels.id, ids)).all();
+  return await db.select().from(channels).where(inArray(channels.id, ids));
 }

@@ -48,6 +48,6 @@ export async function otherMembersOfDirectConversations(db: Reader, userId: numb
 /** Sorted participant IDs of these direct-message conversations, by recipient ID. */
 export async function directParticipants(db: Reader, recipientIds: number[]): Promise<Map<number, number[]>> {
   if (recipientIds.length === 0) return new Map();
-  const rows = db.select({ id: recipients.id, dmKey: recipients.dmKey }).from(recipients).where(inArray(recipients.id, recipientIds)).all();
+  const rows = await db.select({ id: recipients.id, dmKey: recipients.dmKey }).from(recipients).where(inArray(recipients.id, recipientIds));
   return new Map(rows.map((row) => [row.id, (row.dmKey ?? "").split(",").filter(Boolean).map(Number)]));
 }

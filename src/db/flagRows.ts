@@ -47,7 +47,7 @@ export async function readMarksOfUsers(db: Reader, recipientId: number, userIds:
 export async function flagBitsByUser(db: Reader, messageIds: number[]): Promise<Map<number, Map<number, number>>> {
   const bits = new Map<number, Map<number, number>>();
   for (let i = 0; i < messageIds.length; i += 500) {
-    const rows = db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500))).all();
+    const rows = await db.select().from(messageFlags).where(inArray(messageFlags.messageId, messageIds.slice(i, i + 500)));
     for (const row of rows) (bits.get(row.userId) ?? bits.set(row.userId, new Map()).get(row.userId)!).set(row.messageId, row.flags);
   }
   return bits;
@@ -55,7 +55,7 @@ export async function flagBitsByUser(db: Reader, messageIds: number[]): Promise<
 
 /** Each user's flag bits on one message (users without a row left out). */
 export async function flagBitsOnMessage(db: Reader, messageId: number): Promise<Map<number, number>> {
-  const rows = db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
+  const rows = await db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId));
   return new Map(rows.map((row) => [row.userId, row.flags]));
 }
 
@@ -63,7 +63,7 @@ export async function flagBitsOnMessage(db: Reader, messageId: number): Promise<
 export async function moveFlagRows(tx: Tx, messageIds: number[], toRecipientId: number, losingUserIds: number[]) {
   for (let i = 0; i < messageIds.length; i += 500) {
     const chunk = messageIds.slice(i, i + 500);
-    if (losingUserIds.length > 0) tx.delete(messageFlags).where(and(inArray(messageFlags.userId, losingUserIds), inArray(messageFlags.messageId, chunk))).run();
-    tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk)).run();
+    if (losingUserIds.length > 0) await tx.delete(messageFlags).where(and(inArray(messageFlags.userId, losingUserIds), inArray(messageFlags.messageId, chunk)));
+    await tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk));
   }
 }

@@ -30,27 +30,27 @@ export async function realmLinkifiers(db: Reader): Promise<CompiledLinkifier[]> 
 }
 
 export async function findLinkifier(db: Reader, id: number): Promise<Linkifier | undefined> {
-  return db.select().from(linkifiers).where(eq(linkifiers.id, id)).get();
+  return (await db.select().from(linkifiers).where(eq(linkifiers.id, id)))[0];
 }
 
 export async function findLinkifierByPattern(db: Reader, pattern: string): Promise<Linkifier | undefined> {
-  return db.select().from(linkifiers).where(eq(linkifiers.pattern, pattern)).get();
+  return (await db.select().from(linkifiers).where(eq(linkifiers.pattern, pattern)))[0];
 }
 
 /** A new linkifier goes last. */
 export async function insertLinkifier(tx: Tx, pattern: string, urlTemplate: string): Promise<Linkifier> {
   const next = sql<number>`coalesce((select max(${linkifiers.order}) from ${linkifiers}), 0) + 1`;
-  return tx.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning().get();
+  return (await tx.insert(linkifiers).values({ pattern, urlTemplate, order: next }).returning())[0];
 }
 
 export async function updateLinkifier(tx: Tx, id: number, pattern: string, urlTemplate: string) {
-  tx.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id)).run();
+  await tx.update(linkifiers).set({ pattern, urlTemplate }).where(eq(linkifiers.id, id));
 }
 
 export async function deleteLinkifier(tx: Tx, id: number) {
-  tx.delete(linkifiers).where(eq(linkifiers.id, id)).run();
+  await tx.delete(linkifiers).where(eq(linkifiers.id, id));
 }
 
 export async function setLinkifierOrder(tx: Tx, orderedIds: readonly number[]) {
-  for (const [index, id] of orderedIds.entries()) tx.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id)).run();
+  for (const [index, id] of orderedIds.entries()) await tx.update(linkifiers).set({ order: index + 1 }).where(eq(linkifiers.id, id));
 }

@@ -95,10 +95,9 @@ export async function unreadInChannels(db: Reader, pairs: UserChannel[]): Promis
 
 /** Moves a read mark up to `upTo`; a mark never moves down. */
 export async function raiseMark(tx: Tx, userId: number, recipientId: number, upTo: number) {
-  tx.insert(readMarks)
+  await tx.insert(readMarks)
     .values({ userId, recipientId, readUpTo: upTo })
-    .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } })
-    .run();
+    .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } });
 }
 
 export async function marksOf(db: Reader, userId: number, recipientIds: number[]): Promise<Map<number, number>> {
@@ -152,13 +151,11 @@ export async function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; 
 
 /** Clears bits on a user's rows matching `where`, deleting rows left without flags. */
 export async function clearBits(tx: Tx, userId: number, bits: number, where?: SQL) {
-  tx.update(messageFlags)
+  await tx.update(messageFlags)
     .set({ flags: sql`${messageFlags.flags} & ${~bits}` })
-    .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where))
-    .run();
-  tx.delete(messageFlags)
-    .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0), where))
-    .run();
+    .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${bits}) != 0`, where));
+  await tx.delete(messageFlags)
+    .where(and(eq(messageFlags.userId, userId), eq(messageFlags.flags, 0), where));
 }
 
 // ---- Read state ----
@@ -289,12 +286,11 @@ export async function listUnread(db: Reader, userId: number, options: { where?: 
 
 /** IDs of the messages the user starred, oldest first. */
 export async function starredIds(db: Reader, userId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: messageFlags.messageId })
     .from(messageFlags)
     .where(and(eq(messageFlags.userId, userId), sql`(${messageFlags.flags} & ${Flag.STARRED}) != 0`))
-    .orderBy(messageFlags.messageId)
-    .all()
+    .orderBy(messageFlags.messageId))
     .map((row) => row.id);
 }
 

@@ -42,25 +42,23 @@ export async function messageKeysByIds(db: Reader, ids: number[]): Promise<Messa
 /** Of these direct-message conversations (recipient IDs), the ones the user takes part in. */
 export async function conversationsOfUserAmong(db: Reader, userId: number, recipientIds: number[]): Promise<number[]> {
   if (recipientIds.length === 0) return [];
-  return db
+  return (await db
     .select({ id: recipientUsers.recipientId })
     .from(recipientUsers)
-    .where(and(eq(recipientUsers.userId, userId), inArray(recipientUsers.recipientId, recipientIds)))
-    .all()
+    .where(and(eq(recipientUsers.userId, userId), inArray(recipientUsers.recipientId, recipientIds))))
     .map((row) => row.id);
 }
 
 /** The participants of a direct-message conversation. */
 export async function conversationMemberIds(db: Reader, recipientId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ userId: recipientUsers.userId })
     .from(recipientUsers)
-    .where(eq(recipientUsers.recipientId, recipientId))
-    .all()
+    .where(eq(recipientUsers.recipientId, recipientId)))
     .map((row) => row.userId);
 }
 
 /** Every subscription period of a channel, of every user: who received which of its messages. */
 export async function channelSubscriptionPeriods(db: Reader, channelId: number): Promise<SubscriptionPeriod[]> {
-  return db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.channelId, channelId)).all();
+  return await db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.channelId, channelId));
 }

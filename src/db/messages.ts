@@ -54,33 +54,31 @@ export const Flag = {
 /** MessageRows with these IDs (missing ones left out), in ID order. */
 export async function messageRowsByIds(db: Reader, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select(MESSAGE_ROW)
     .from(messages)
     .where(sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-    .orderBy(messages.id)
-    .all();
+    .orderBy(messages.id);
 }
 
 export const dmKeyOf = (userIds: Iterable<number>) => [...new Set(userIds)].sort((a, b) => a - b).join(",");
 
 export async function findChannelRecipient(db: Reader, channelId: number): Promise<Recipient | undefined> {
-  return db.select().from(recipients).where(eq(recipients.channelId, channelId)).get();
+  return (await db.select().from(recipients).where(eq(recipients.channelId, channelId)))[0];
 }
 
 export async function findDirectRecipient(db: Reader, userIds: Iterable<number>): Promise<Recipient | undefined> {
-  return db
+  return (await db
     .select()
     .from(recipients)
-    .where(and(eq(recipients.type, RecipientType.DIRECT), eq(recipients.dmKey, dmKeyOf(userIds))))
-    .get();
+    .where(and(eq(recipients.type, RecipientType.DIRECT), eq(recipients.dmKey, dmKeyOf(userIds)))))[0];
 }
 
 /** The recipient of a channel, created on first use. */
 export async function channelRecipient(tx: SendTx, channelId: number): Promise<Recipient> {
   return (
     (await findChannelRecipient(tx, channelId)) ??
-    tx.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning().get()
+    (await tx.insert(recipients).values({ type: RecipientType.CHANNEL, channelId }).returning())[0]
   );
 }
 
@@ -89,39 +87,37 @@ export async function directRecipient(tx: SendTx, userIds: Iterable<number>): Pr
   const members = [...new Set(userIds)].sort((a, b) => a - b);
   const existing = await findDirectRecipient(tx, members);
   if (existing) return existing;
-  const created = tx.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning().get();
-  tx.insert(recipientUsers)
-    .values(members.map((userId) => ({ recipientId: created.id, userId })))
-    .run();
+  const created = (await tx.insert(recipients).values({ type: RecipientType.DIRECT, dmKey: dmKeyOf(members) }).returning())[0];
+  await tx.insert(recipientUsers)
+    .values(members.map((userId) => ({ recipientId: created.id, userId })));
   return created;
 }
 
 /** Deletes messages for good; their flags, reactions and links to uploads go with them (ON DELETE CASCADE). */
 export async function deleteMessageRows(tx: Tx, ids: number[]) {
-  tx.delete(messages).where(inArray(messages.id, ids)).run();
+  await tx.delete(messages).where(inArray(messages.id, ids));
 }
 
 /** Up to `limit` messages of a channel's topic with IDs below `belowId`, newest first. */
 export async function topicMessagesBelow(db: Reader, channelId: number, topicKey: string, belowId: number, limit: number): Promise<MessageRow[]> {
-  return db
+  return await db
     .select(MESSAGE_ROW)
     .from(messages)
     .where(and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKey), lt(messages.id, belowId)))
     .orderBy(desc(messages.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** The ID of a channel's oldest message; null when it has none. */
 export async function firstMessageIdIn(db: Reader, channelId: number): Promise<number | null> {
-  return db.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channelId)).get()?.id ?? null;
+  return (await db.select({ id: min(messages.id) }).from(messages).where(eq(messages.channelId, channelId)))[0]?.id ?? null;
 }
 
 export type MessageFlagRow = typeof messageFlags.$inferSelect;
 
 /** The flag rows of one message: one per user who has any stored. */
 export async function flagRowsOfMessage(db: Reader, messageId: number): Promise<MessageFlagRow[]> {
-  return db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId)).all();
+  return await db.select().from(messageFlags).where(eq(messageFlags.messageId, messageId));
 }
 
 /** An edit or a move: the message gets `changes`, and `entry` goes first in its edit history. */
@@ -129,10 +125,9 @@ export async function rewriteMessage(tx: Tx, messageId: number, changes: Partial
   // The update trigger re-indexes the message; it must be in the index first, even if this
   // transaction created it.
   indexInsertedMessages(tx);
-  tx.update(messages)
+  await tx.update(messages)
     .set({ ...changes, editHistory: withEditEntry(entry) })
-    .where(eq(messages.id, messageId))
-    .run();
+    .where(eq(messages.id, messageId));
 }
 
 // ---- Queries of the actions ----
@@ -144,5 +139,5 @@ export async function topicHasMessages(db: Reader, channelId: number, topicKey: 
 
 /** Messages with these IDs (missing ones left out), edit history included, in no particular order. */
 export async function messagesByIds(db: Reader, ids: number[]): Promise<Message[]> {
-  return db.select().from(messages).where(inArray(messages.id, ids)).all();
+  return await db.select().from(messages).where(inArray(messages.id, ids));
 }

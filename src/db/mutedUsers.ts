@@ -6,26 +6,24 @@ import { mutedUsers } from "./tables";
 
 /** The users a user muted, in the order they were muted (rowid order), as the API's `muted_users` entries. */
 export async function listMutedUsers(db: Reader, userId: number): Promise<Array<{ id: number; timestamp: number }>> {
-  return db
+  return await db
     .select({ id: mutedUsers.mutedUserId, timestamp: mutedUsers.dateMuted })
     .from(mutedUsers)
     .where(eq(mutedUsers.userId, userId))
-    .orderBy(sql`rowid`)
-    .all();
+    .orderBy(sql`rowid`);
 }
 
 export async function isMuted(db: Reader, userId: number, mutedUserId: number): Promise<boolean> {
-  return db.select({ id: mutedUsers.mutedUserId }).from(mutedUsers).where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId))).get() !== undefined;
+  return (await db.select({ id: mutedUsers.mutedUserId }).from(mutedUsers).where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId))))[0] !== undefined;
 }
 
 export async function insertMute(tx: Tx, userId: number, mutedUserId: number, dateMuted: number) {
-  tx.insert(mutedUsers).values({ userId, mutedUserId, dateMuted }).run();
+  await tx.insert(mutedUsers).values({ userId, mutedUserId, dateMuted });
 }
 
 export async function deleteMute(tx: Tx, userId: number, mutedUserId: number) {
-  tx.delete(mutedUsers)
-    .where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId)))
-    .run();
+  await tx.delete(mutedUsers)
+    .where(and(eq(mutedUsers.userId, userId), eq(mutedUsers.mutedUserId, mutedUserId)));
 }
 
 const allMutes = rawStatement<{ user_id: number; muted_user_id: number }, []>("SELECT user_id, muted_user_id FROM muted_users");

@@ -223,7 +223,7 @@ export type ConversationOfMessage = { channelId: number; topic: string } | { cha
  * it (`readableChannelIds`: the channels whose whole history they may read).
  */
 export async function readableConversationOf(db: Reader, messageId: number, userId: number, readableChannelIds: number[]): Promise<ConversationOfMessage | undefined> {
-  const target = db.select().from(messages).where(eq(messages.id, messageId)).get();
+  const target = (await db.select().from(messages).where(eq(messages.id, messageId)))[0];
   if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), receivedOrInChannelsSql(userId, readableChannelIds))}`).length === 0) return undefined;
   if (target.channelId !== null) return { channelId: target.channelId, topic: target.topic };
   const members = db.all<{ user_id: number }>(sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);

@@ -6,7 +6,7 @@ import { outbox } from "./tables";
 export type { OutboxItem, OutgoingWebhookPayload } from "./columnTypes";
 
 export async function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
-  tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now }).run();
+  await tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now });
   whenCommitted(tx, notifyQueued);
 }
 
@@ -33,50 +33,48 @@ function notifyQueued() {
  * take turns and IDs therefore become visible in increasing order.
  */
 export async function pendingOutboxAfter(db: Reader, afterId: number, limit: number): Promise<OutboxRow[]> {
-  return db
+  return await db
     .select()
     .from(outbox)
     .where(and(gt(outbox.id, afterId), isNull(outbox.sentAt), isNull(outbox.gaveUpAt)))
     .orderBy(asc(outbox.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** The highest item ID there is (0 for none): where the next look for new items may start. */
 export async function lastOutboxId(db: Reader): Promise<number> {
-  return db.select({ id: sql<number | null>`max(${outbox.id})` }).from(outbox).get()?.id ?? 0;
+  return (await db.select({ id: sql<number | null>`max(${outbox.id})` }).from(outbox))[0]?.id ?? 0;
 }
 
 /** Items still to deliver (neither sent nor given up), by kind. */
 export async function countPendingOutbox(db: Reader): Promise<Map<string, number>> {
-  const rows = db
+  const rows = await db
     .select({ kind: outbox.kind, count: sql<number>`count(*)` })
     .from(outbox)
     .where(and(isNull(outbox.sentAt), isNull(outbox.gaveUpAt)))
-    .groupBy(outbox.kind)
-    .all();
+    .groupBy(outbox.kind);
   return new Map(rows.map((row) => [row.kind, row.count]));
 }
 
 export async function getOutboxItem(db: Reader, id: number): Promise<OutboxRow | undefined> {
-  return db.select().from(outbox).where(eq(outbox.id, id)).get();
+  return (await db.select().from(outbox).where(eq(outbox.id, id)))[0];
 }
 
 /** Delivered: never tried again. Only a pending item is marked, so a mark is never repeated. */
 export async function markOutboxSent(tx: Tx, id: number, attempts: number, now: number) {
-  tx.update(outbox).set({ sentAt: now, attempts, lastError: null }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+  await tx.update(outbox).set({ sentAt: now, attempts, lastError: null }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
 /** A failed try: counted, and the next one not before `nextAttemptAt`. */
 export async function markOutboxFailed(tx: Tx, id: number, attempts: number, nextAttemptAt: number, error: string) {
-  tx.update(outbox).set({ attempts, nextAttemptAt, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+  await tx.update(outbox).set({ attempts, nextAttemptAt, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
 export async function markOutboxGivenUp(tx: Tx, id: number, attempts: number, now: number, error: string) {
-  tx.update(outbox).set({ attempts, gaveUpAt: now, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt))).run();
+  await tx.update(outbox).set({ attempts, gaveUpAt: now, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
 /** Forgets items finished (sent or given up) before `before`: the table keeps recent history only. */
 export async function pruneFinishedOutbox(tx: Tx, before: number) {
-  tx.delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.gaveUpAt, before))).run();
+  await tx.delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.gaveUpAt, before)));
 }

@@ -28,7 +28,7 @@ export async function outgoingWebhookBotIds(db: Reader): Promise<ReadonlySet<num
 
 /** A bot with its service configuration, as a delivery needs it; undefined once it is gone. */
 export async function findWebhookBot(db: Reader, botId: number): Promise<{ bot: User; service: BotService } | undefined> {
-  const row = db.select().from(users).innerJoin(botServices, eq(botServices.botId, users.id)).where(eq(users.id, botId)).get();
+  const row = (await db.select().from(users).innerJoin(botServices, eq(botServices.botId, users.id)).where(eq(users.id, botId)))[0];
   return row ? { bot: row.users, service: row.bot_services } : undefined;
 }
 

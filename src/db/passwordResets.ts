@@ -6,26 +6,25 @@ export type { PasswordResetEmailPayload } from "./columnTypes";
 export type PasswordReset = typeof passwordResets.$inferSelect;
 
 export async function insertPasswordReset(tx: Tx, values: Omit<PasswordReset, "id" | "usedAt">): Promise<PasswordReset> {
-  return tx.insert(passwordResets).values(values).returning().get();
+  return (await tx.insert(passwordResets).values(values).returning())[0];
 }
 
 export async function findPasswordResetById(db: Reader, id: number): Promise<PasswordReset | undefined> {
-  return db.select().from(passwordResets).where(eq(passwordResets.id, id)).get();
+  return (await db.select().from(passwordResets).where(eq(passwordResets.id, id)))[0];
 }
 
 export async function findPasswordResetByTokenHash(db: Reader, tokenHash: string): Promise<PasswordReset | undefined> {
-  return db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get();
+  return (await db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)))[0];
 }
 
 export async function markPasswordResetUsed(tx: Tx, id: number, at: number) {
-  tx.update(passwordResets).set({ usedAt: at }).where(eq(passwordResets.id, id)).run();
+  await tx.update(passwordResets).set({ usedAt: at }).where(eq(passwordResets.id, id));
 }
 
 /** A new link replaces the person's older unused ones. */
 export async function retireUnusedPasswordResets(tx: Tx, userId: number, at: number) {
-  tx.update(passwordResets)
+  await tx.update(passwordResets)
     .set({ usedAt: at })
-    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
-    .run();
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 

@@ -15,6 +15,6 @@ export function listPresenceRows(db: Reader): PresenceRow[] {
 export async function savePresenceRows(tx: UpkeepTx, rows: PresenceRow[]) {
   for (const row of rows) {
     const { userId: _userId, ...changes } = row;
-    tx.insert(presences).values(row).onConflictDoUpdate({ target: presences.userId, set: changes }).run();
+    await tx.insert(presences).values(row).onConflictDoUpdate({ target: presences.userId, set: changes });
   }
 }

@@ -8,18 +8,16 @@ export type PushDevice = typeof pushDevices.$inferSelect;
 
 /** Registers the token for this user, taking it over from whoever had it (a device whose previous user never logged out). */
 export async function savePushDevice(tx: Tx, values: { userId: number; kind: PushDeviceKind; token: string; appId: string | null; lastUpdated: number }) {
-  tx.insert(pushDevices)
+  await tx.insert(pushDevices)
     .values(values)
-    .onConflictDoUpdate({ target: [pushDevices.kind, pushDevices.token], set: { userId: values.userId, appId: values.appId, lastUpdated: values.lastUpdated } })
-    .run();
+    .onConflictDoUpdate({ target: [pushDevices.kind, pushDevices.token], set: { userId: values.userId, appId: values.appId, lastUpdated: values.lastUpdated } });
 }
 
 /** Removes the user's own registration of the token; false when they have none. */
 export async function deletePushDevice(tx: Tx, userId: number, kind: PushDeviceKind, token: string): Promise<boolean> {
-  const removed = tx
+  const removed = await tx
     .delete(pushDevices)
     .where(and(eq(pushDevices.userId, userId), eq(pushDevices.kind, kind), eq(pushDevices.token, token)))
-    .returning({ id: pushDevices.id })
-    .all();
+    .returning({ id: pushDevices.id });
   return removed.length > 0;
 }

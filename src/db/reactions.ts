@@ -13,7 +13,7 @@ export interface EmojiKey {
 }
 
 export async function findReaction(db: Reader, messageId: number, userId: number, key: EmojiKey): Promise<Reaction | undefined> {
-  return db
+  return (await db
     .select()
     .from(reactions)
     .where(
@@ -23,29 +23,27 @@ export async function findReaction(db: Reader, messageId: number, userId: number
         eq(reactions.emojiCode, key.emojiCode),
         eq(reactions.reactionType, key.reactionType),
       ),
-    )
-    .get();
+    ))[0];
 }
 
 /** Anyone's reaction with this emoji on the message: a new one joins it under the same name. */
 export async function findReactionWithEmoji(db: Reader, messageId: number, key: EmojiKey): Promise<Reaction | undefined> {
-  return db
+  return (await db
     .select()
     .from(reactions)
     .where(and(eq(reactions.messageId, messageId), eq(reactions.emojiCode, key.emojiCode), eq(reactions.reactionType, key.reactionType)))
-    .orderBy(asc(reactions.id))
-    .get();
+    .orderBy(asc(reactions.id)))[0];
 }
 
 export async function insertReaction(tx: Tx, values: typeof reactions.$inferInsert): Promise<Reaction> {
-  return tx.insert(reactions).values(values).returning().get();
+  return (await tx.insert(reactions).values(values).returning())[0];
 }
 
 export async function deleteReaction(tx: Tx, id: number) {
-  tx.delete(reactions).where(eq(reactions.id, id)).run();
+  await tx.delete(reactions).where(eq(reactions.id, id));
 }
 
 /** The reactions to these messages (read in parts), each message's oldest first. */
 export async function reactionsToMessages(db: Reader, messageIds: number[]): Promise<Reaction[]> {
-  return rowsForParts(messageIds, (part) => db.select().from(reactions).where(inArray(reactions.messageId, part)).orderBy(asc(reactions.id)).all());
+  return rowsForParts(messageIds, (part) => db.select().from(reactions).where(inArray(reactions.messageId, part)).orderBy(asc(reactions.id)));
 }

@@ -48,7 +48,7 @@ export function realmHost(realm: Pick<Realm, "url">): string {
 
 /** Replaces the realm's settings (all of them: callers pass the current ones with their changes). */
 export async function setRealmSettings(tx: Tx, settings: RealmSettings) {
-  tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID)).run();
+  await tx.update(realms).set({ settings }).where(eq(realms.id, REALM_ID));
 }
 
 // ---- Writes of the actions ----
@@ -57,9 +57,9 @@ export type NewRealm = typeof realms.$inferInsert;
 
 /** Stores the one organization (once, when it is created). */
 export async function insertRealm(tx: Tx, values: NewRealm) {
-  tx.insert(realms).values(values).run();
+  await tx.insert(realms).values(values);
 }
 
 export async function updateRealm(tx: Tx, changes: Partial<Omit<NewRealm, "id">>) {
-  tx.update(realms).set(changes).where(eq(realms.id, REALM_ID)).run();
+  await tx.update(realms).set(changes).where(eq(realms.id, REALM_ID));
 }

@@ -77,13 +77,13 @@ export async function findActiveRealmEmojiByName(db: Reader, name: string): Prom
 
 /** The emoji whose image is served under this file name, deactivated or not. */
 export async function findRealmEmojiByFileName(db: Reader, fileName: string): Promise<RealmEmojiRow | undefined> {
-  return db.select().from(realmEmoji).where(eq(realmEmoji.fileName, fileName)).get();
+  return (await db.select().from(realmEmoji).where(eq(realmEmoji.fileName, fileName)))[0];
 }
 
 export async function insertRealmEmoji(tx: Tx, values: typeof realmEmoji.$inferInsert): Promise<RealmEmojiRow> {
-  return tx.insert(realmEmoji).values(values).returning().get();
+  return (await tx.insert(realmEmoji).values(values).returning())[0];
 }
 
 export async function deactivateRealmEmoji(tx: Tx, id: number) {
-  tx.update(realmEmoji).set({ deactivated: true }).where(eq(realmEmoji.id, id)).run();
+  await tx.update(realmEmoji).set({ deactivated: true }).where(eq(realmEmoji.id, id));
 }

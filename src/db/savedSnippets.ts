@@ -5,22 +5,22 @@ import { savedSnippets } from "./tables";
 export type SavedSnippet = typeof savedSnippets.$inferSelect;
 
 export async function listSavedSnippets(db: Reader, userId: number): Promise<SavedSnippet[]> {
-  return db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id)).all();
+  return await db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id));
 }
 
 /** One of the user's own snippets; another user's is as absent as an unknown ID. */
 export async function findOwnSavedSnippet(db: Reader, userId: number, id: number): Promise<SavedSnippet | undefined> {
-  return db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))).get();
+  return (await db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))))[0];
 }
 
 export async function insertSavedSnippet(tx: Tx, values: typeof savedSnippets.$inferInsert): Promise<SavedSnippet> {
-  return tx.insert(savedSnippets).values(values).returning().get();
+  return (await tx.insert(savedSnippets).values(values).returning())[0];
 }
 
 export async function updateSavedSnippet(tx: Tx, id: number, changes: { title?: string; content?: string }): Promise<SavedSnippet> {
-  return tx.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning().get()!;
+  return (await tx.update(savedSnippets).set(changes).where(eq(savedSnippets.id, id)).returning())[0]!;
 }
 
 export async function deleteSavedSnippet(tx: Tx, id: number) {
-  tx.delete(savedSnippets).where(eq(savedSnippets.id, id)).run();
+  await tx.delete(savedSnippets).where(eq(savedSnippets.id, id));
 }

@@ -32,7 +32,7 @@ export async function databaseFileSizes(db: Reader): Promise<{ sizeBytes: number
   return { sizeBytes: sizeOf(path) + walBytes, walBytes };
 }
 
-const count = async (db: Reader, table: SQLiteTable, where?: SQL) => db.select({ n: sql<number>`count(*)` }).from(table).where(where).get()!.n;
+const count = async (db: Reader, table: SQLiteTable, where?: SQL) => (await db.select({ n: sql<number>`count(*)` }).from(table).where(where))[0]!.n;
 
 export interface StoredCounts {
   /** Active human accounts. */
@@ -50,7 +50,7 @@ export interface StoredCounts {
 }
 
 export async function countStored(db: Reader): Promise<StoredCounts> {
-  const uploads = db.select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!;
+  const uploads = (await db.select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments))[0]!;
   return {
     users: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, false))),
     bots: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, true), eq(users.isSystemBot, false))),

@@ -6,7 +6,7 @@ import { sessions } from "./tables";
 export type Session = typeof sessions.$inferSelect;
 
 export async function insertSession(tx: Tx, values: Omit<Session, "id">): Promise<Session> {
-  return tx.insert(sessions).values(values).returning().get();
+  return (await tx.insert(sessions).values(values).returning())[0];
 }
 
 // Looked up on every request a browser makes: a prepared statement, not a query built each time.
@@ -20,29 +20,29 @@ export async function findSessionByTokenHash(db: Reader, tokenHash: string): Pro
 }
 
 export async function listSessionsOf(db: Reader, userId: number): Promise<Session[]> {
-  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt), desc(sessions.id)).all();
+  return await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
 }
 
 export async function touchSession(tx: Tx, id: number, lastSeenAt: number, expiresAt: number) {
-  tx.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id)).run();
+  await tx.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.id, id));
 }
 
 /** Deletes one of a user's sessions; false when they have none with that ID. */
 export async function deleteSession(tx: Tx, userId: number, id: number): Promise<boolean> {
-  const deleted = tx.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id }).all();
+  const deleted = await tx.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id });
   return deleted.length > 0;
 }
 
 export async function deleteSessionByTokenHash(tx: Tx, tokenHash: string) {
-  tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+  await tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
 }
 
 /** Every session of a user but one (null: all of them), as after a password change or deactivation. */
 export async function deleteSessionsOf(tx: Tx, userId: number, exceptId: number | null = null) {
-  const rows = tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId)).all();
-  for (const row of rows) if (row.id !== exceptId) tx.delete(sessions).where(eq(sessions.id, row.id)).run();
+  const rows = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
+  for (const row of rows) if (row.id !== exceptId) await tx.delete(sessions).where(eq(sessions.id, row.id));
 }
 
 export async function deleteExpiredSessions(tx: Tx, at: number): Promise<number> {
-  return tx.delete(sessions).where(lte(sessions.expiresAt, at)).returning({ id: sessions.id }).all().length;
+  return (await tx.delete(sessions).where(lte(sessions.expiresAt, at)).returning({ id: sessions.id })).length;
 }

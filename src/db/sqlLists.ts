@@ -10,9 +10,9 @@ export const idList = (ids: readonly (number | string)[]) => sql`(SELECT value F
 /** How many IDs one `inArray` list holds where a query reads a long list in parts. */
 const PART = 500;
 
-/** The rows `query` finds for each part of `ids` in turn, together, in the parts' order. */
-export function rowsForParts<T>(ids: readonly number[], query: (part: number[]) => T[]): T[] {
+/** The rows `query` finds for each part of `ids` in turn (one query at a time), together, in the parts' order. */
+export async function rowsForParts<T>(ids: readonly number[], query: (part: number[]) => PromiseLike<T[]> | T[]): Promise<T[]> {
   const rows: T[] = [];
-  for (let i = 0; i < ids.length; i += PART) for (const row of query(ids.slice(i, i + PART))) rows.push(row);
+  for (let i = 0; i < ids.length; i += PART) for (const row of await query(ids.slice(i, i + PART))) rows.push(row);
   return rows;
 }

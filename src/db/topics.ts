@@ -20,7 +20,7 @@ export async function topicMessageKeys(
   topicKey: string,
   options: { afterId: number; except?: number; exceptTopic?: string; limit: number },
 ): Promise<TopicMessage[]> {
-  return db
+  return await db
     .select({ id: messages.id, recipientId: messages.recipientId, channelId: messages.channelId, senderId: messages.senderId, dateSent: messages.dateSent })
     .from(messages)
     .where(
@@ -33,8 +33,7 @@ export async function topicMessageKeys(
       ),
     )
     .orderBy(asc(messages.id))
-    .limit(options.limit)
-    .all();
+    .limit(options.limit);
 }
 
 /**

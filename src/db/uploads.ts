@@ -13,28 +13,28 @@ export interface LinkingMessage {
 }
 
 export async function insertAttachment(tx: Tx, values: typeof attachments.$inferInsert): Promise<Attachment> {
-  return tx.insert(attachments).values(values).returning().get();
+  return (await tx.insert(attachments).values(values).returning())[0];
 }
 
 export async function findAttachmentById(db: Reader, id: number): Promise<Attachment | undefined> {
-  return db.select().from(attachments).where(eq(attachments.id, id)).get();
+  return (await db.select().from(attachments).where(eq(attachments.id, id)))[0];
 }
 
 export async function findAttachmentByPathId(db: Reader, pathId: string): Promise<Attachment | undefined> {
-  return db.select().from(attachments).where(eq(attachments.pathId, pathId)).get();
+  return (await db.select().from(attachments).where(eq(attachments.pathId, pathId)))[0];
 }
 
 export async function findAttachmentsByPathIds(db: Reader, pathIds: string[]): Promise<Attachment[]> {
-  return pathIds.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.pathId, pathIds)).all();
+  return pathIds.length === 0 ? [] : await db.select().from(attachments).where(inArray(attachments.pathId, pathIds));
 }
 
 export async function listAttachmentsOf(db: Reader, ownerId: number): Promise<Attachment[]> {
-  return db.select().from(attachments).where(eq(attachments.ownerId, ownerId)).orderBy(asc(attachments.id)).all();
+  return await db.select().from(attachments).where(eq(attachments.ownerId, ownerId)).orderBy(asc(attachments.id));
 }
 
 /** The bytes every upload of the organization takes (each upload counted, as the reference counts them). */
 export async function uploadSpaceUsed(db: Reader): Promise<number> {
-  return db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).get()!.total;
+  return (await db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments))[0]!.total;
 }
 
 /**
@@ -45,83 +45,79 @@ const quotaHolder = sql<number>`coalesce(case when ${users.isBot} then ${users.b
 
 /** The bytes the uploads counted against one person take: theirs and their bots'. */
 export async function uploadSpaceUsedBy(db: Reader, holderId: number): Promise<number> {
-  return db
+  return (await db
     .select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` })
     .from(attachments)
     .innerJoin(users, eq(users.id, attachments.ownerId))
-    .where(or(eq(users.id, holderId), and(eq(users.botOwnerId, holderId), eq(users.isBot, true))))
-    .get()!.total;
+    .where(or(eq(users.id, holderId), and(eq(users.botOwnerId, holderId), eq(users.isBot, true)))))[0]!.total;
 }
 
 /** The people whose uploads (with their bots') take the most, most first. */
 export async function uploadSpaceByPerson(db: Reader, limit: number): Promise<Array<{ userId: number; bytes: number }>> {
   const bytes = sql<number>`sum(${attachments.size})`;
-  return db.select({ userId: quotaHolder, bytes }).from(attachments).innerJoin(users, eq(users.id, attachments.ownerId)).groupBy(quotaHolder).orderBy(desc(bytes), asc(quotaHolder)).limit(limit).all();
+  return await db.select({ userId: quotaHolder, bytes }).from(attachments).innerJoin(users, eq(users.id, attachments.ownerId)).groupBy(quotaHolder).orderBy(desc(bytes), asc(quotaHolder)).limit(limit);
 }
 
 /** The messages linking each of these uploads, oldest first. */
 export async function linkingMessages(db: Reader, attachmentIds: number[]): Promise<Map<number, LinkingMessage[]>> {
   const found = new Map<number, LinkingMessage[]>(attachmentIds.map((id) => [id, []]));
   if (attachmentIds.length === 0) return found;
-  const rows = db
+  const rows = await db
     .select({ attachmentId: attachmentMessages.attachmentId, id: messages.id, dateSent: messages.dateSent })
     .from(attachmentMessages)
     .innerJoin(messages, eq(messages.id, attachmentMessages.messageId))
     .where(inArray(attachmentMessages.attachmentId, attachmentIds))
-    .orderBy(asc(messages.id))
-    .all();
+    .orderBy(asc(messages.id));
   for (const row of rows) found.get(row.attachmentId)?.push({ id: row.id, dateSent: row.dateSent });
   return found;
 }
 
 /** The messages (whole rows) linking one upload, for deciding who may download it. */
 export async function messagesLinking(db: Reader, attachmentId: number): Promise<Message[]> {
-  return db
+  return (await db
     .select({ message: messages })
     .from(attachmentMessages)
     .innerJoin(messages, eq(messages.id, attachmentMessages.messageId))
-    .where(eq(attachmentMessages.attachmentId, attachmentId))
-    .all()
+    .where(eq(attachmentMessages.attachmentId, attachmentId)))
     .map((row) => row.message);
 }
 
 /** The uploads these messages link. */
 export async function attachmentsLinkedTo(db: Reader, messageIds: number[]): Promise<Attachment[]> {
   if (messageIds.length === 0) return [];
-  const ids = db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.messageId, messageIds)).all();
-  return ids.length === 0 ? [] : db.select().from(attachments).where(inArray(attachments.id, ids.map((row) => row.id))).all();
+  const ids = await db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.messageId, messageIds));
+  return ids.length === 0 ? [] : await db.select().from(attachments).where(inArray(attachments.id, ids.map((row) => row.id)));
 }
 
 /** Links uploads to a message; runs inside a message send, so it takes a SendTx (no cache holds these rows). */
 export async function linkAttachments(tx: SendTx, messageId: number, attachmentIds: number[]) {
   if (attachmentIds.length === 0) return;
-  tx.insert(attachmentMessages)
+  await tx.insert(attachmentMessages)
     .values(attachmentIds.map((attachmentId) => ({ attachmentId, messageId })))
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
 export async function unlinkAttachments(tx: Tx, messageId: number, attachmentIds: number[]) {
   if (attachmentIds.length === 0) return;
-  tx.delete(attachmentMessages).where(and(eq(attachmentMessages.messageId, messageId), inArray(attachmentMessages.attachmentId, attachmentIds))).run();
+  await tx.delete(attachmentMessages).where(and(eq(attachmentMessages.messageId, messageId), inArray(attachmentMessages.attachmentId, attachmentIds)));
 }
 
 /** Of these uploads, the ones no message links any more. */
 export async function unlinkedAttachmentIds(db: Reader, attachmentIds: number[]): Promise<Set<number>> {
   if (attachmentIds.length === 0) return new Set();
-  const linked = new Set(db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.attachmentId, attachmentIds)).all().map((row) => row.id));
+  const linked = new Set((await db.selectDistinct({ id: attachmentMessages.attachmentId }).from(attachmentMessages).where(inArray(attachmentMessages.attachmentId, attachmentIds))).map((row) => row.id));
   return new Set(attachmentIds.filter((id) => !linked.has(id)));
 }
 
 export async function deleteAttachmentRow(tx: Tx, id: number) {
-  tx.delete(attachmentMessages).where(eq(attachmentMessages.attachmentId, id)).run();
-  tx.delete(attachments).where(eq(attachments.id, id)).run();
+  await tx.delete(attachmentMessages).where(eq(attachmentMessages.attachmentId, id));
+  await tx.delete(attachments).where(eq(attachments.id, id));
 }
 
 /** Whether any row (an upload, an avatar or a custom emoji) still points at these bytes. */
 export async function isStoredFileInUse(db: Reader, sha256: string): Promise<boolean> {
-  const upload = db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get();
+  const upload = (await db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1))[0];
   if (upload) return true;
-  if (db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1).get()) return true;
-  return db.select({ id: realmEmoji.id }).from(realmEmoji).where(eq(realmEmoji.sha256, sha256)).limit(1).get() !== undefined;
+  if ((await db.select({ id: users.id }).from(users).where(eq(users.avatarFile, sha256)).limit(1))[0]) return true;
+  return (await db.select({ id: realmEmoji.id }).from(realmEmoji).where(eq(realmEmoji.sha256, sha256)).limit(1))[0] !== undefined;
 }

@@ -23,7 +23,7 @@ export async function groupsContainingUser(db: Reader, userId: number): Promise<
 
 /** Of these group IDs, the unnamed groups (values of settings). */
 export async function unnamedGroupIdsAmong(db: Reader, groupIds: number[]): Promise<number[]> {
-  return rowsForParts(groupIds, (part) => db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, part), isNull(userGroups.name))).all()).map((row) => row.id);
+  return (await rowsForParts(groupIds, (part) => db.select({ id: userGroups.id }).from(userGroups).where(and(inArray(userGroups.id, part), isNull(userGroups.name))))).map((row) => row.id);
 }
 
 /** The direct members of these groups who are active users, each group's in user ID order. */
@@ -34,8 +34,7 @@ export async function activeDirectMembers(db: Reader, groupIds: number[]): Promi
       .from(userGroupMembers)
       .innerJoin(users, eq(users.id, userGroupMembers.userId))
       .where(and(inArray(userGroupMembers.groupId, part), eq(users.isActive, true)))
-      .orderBy(userGroupMembers.userId)
-      .all(),
+      .orderBy(userGroupMembers.userId),
   );
 }
 
@@ -46,7 +45,6 @@ export async function directSubgroups(db: Reader, groupIds: number[]): Promise<A
       .select({ groupId: userGroupSubgroups.groupId, subgroupId: userGroupSubgroups.subgroupId })
       .from(userGroupSubgroups)
       .where(inArray(userGroupSubgroups.groupId, part))
-      .orderBy(userGroupSubgroups.subgroupId)
-      .all(),
+      .orderBy(userGroupSubgroups.subgroupId),
   );
 }

@@ -19,12 +19,11 @@ export interface Supergroup {
 
 /** The groups that have this one as a direct subgroup. */
 export async function supergroupsOf(db: Reader, groupId: number): Promise<Supergroup[]> {
-  return db
+  return (await db
     .select({ id: userGroupSubgroups.groupId, named: isNotNull(userGroups.name), deactivated: userGroups.deactivated })
     .from(userGroupSubgroups)
     .innerJoin(userGroups, eq(userGroups.id, userGroupSubgroups.groupId))
-    .where(eq(userGroupSubgroups.subgroupId, groupId))
-    .all()
+    .where(eq(userGroupSubgroups.subgroupId, groupId)))
     .map((row) => ({ ...row, named: Boolean(row.named) }));
 }
 

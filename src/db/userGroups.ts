@@ -7,36 +7,33 @@ import { userGroupMembers, userGroupSubgroups, userGroups } from "./tables";
 export type UserGroup = typeof userGroups.$inferSelect;
 
 export async function findGroupById(db: Reader, id: number): Promise<UserGroup | undefined> {
-  return db.select().from(userGroups).where(eq(userGroups.id, id)).get();
+  return (await db.select().from(userGroups).where(eq(userGroups.id, id)))[0];
 }
 
 /** System groups by name, e.g. "role:members" → its row. */
 export async function systemGroupsByName(db: Reader): Promise<Map<string, UserGroup>> {
-  const rows = db
+  const rows = await db
     .select()
     .from(userGroups)
-    .where(and(eq(userGroups.isSystemGroup, true), isNotNull(userGroups.name)))
-    .all();
+    .where(and(eq(userGroups.isSystemGroup, true), isNotNull(userGroups.name)));
   return new Map(rows.map((row) => [row.name as string, row]));
 }
 
 export async function directMemberIds(db: Reader, groupId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: userGroupMembers.userId })
     .from(userGroupMembers)
     .where(eq(userGroupMembers.groupId, groupId))
-    .orderBy(userGroupMembers.userId)
-    .all()
+    .orderBy(userGroupMembers.userId))
     .map((row) => row.id);
 }
 
 export async function directSubgroupIds(db: Reader, groupId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: userGroupSubgroups.subgroupId })
     .from(userGroupSubgroups)
     .where(eq(userGroupSubgroups.groupId, groupId))
-    .orderBy(userGroupSubgroups.subgroupId)
-    .all()
+    .orderBy(userGroupSubgroups.subgroupId))
     .map((row) => row.id);
 }
 
@@ -68,9 +65,8 @@ export async function recursiveMemberIds(db: Reader, groupId: number): Promise<n
 
 export async function removeDirectMemberships(tx: Tx, userId: number, groupIds: number[]) {
   if (groupIds.length === 0) return;
-  tx.delete(userGroupMembers)
-    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, groupIds)))
-    .run();
+  await tx.delete(userGroupMembers)
+    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, groupIds)));
 }
 
 /**
@@ -89,16 +85,15 @@ export async function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullM
     if (!group) throw new Error(`System group ${name} is missing`);
     return group.id;
   });
-  const current = roleGroupIds.length === 0 ? [] : tx
+  const current = roleGroupIds.length === 0 ? [] : (await tx
     .select({ groupId: userGroupMembers.groupId })
     .from(userGroupMembers)
-    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, roleGroupIds)))
-    .all()
+    .where(and(eq(userGroupMembers.userId, userId), inArray(userGroupMembers.groupId, roleGroupIds))))
     .map((row) => row.groupId);
   const left = current.filter((id) => !wantedIds.includes(id));
   const joined = wantedIds.filter((id) => !current.includes(id));
   await removeDirectMemberships(tx, userId, left);
-  if (joined.length > 0) tx.insert(userGroupMembers).values(joined.map((groupId) => ({ groupId, userId }))).run();
+  if (joined.length > 0) await tx.insert(userGroupMembers).values(joined.map((groupId) => ({ groupId, userId })));
   return { joined, left };
 }
 
@@ -106,21 +101,20 @@ export async function syncRoleGroups(tx: Tx, userId: number, role: Role, isFullM
 export async function createSystemGroups(tx: Tx, now: number): Promise<Map<string, UserGroup>> {
   const created = new Map<string, UserGroup>();
   for (const name of [...SYSTEM_GROUP_CHAIN, SystemGroup.NOBODY]) {
-    const row = tx
+    const row = (await tx
       .insert(userGroups)
       .values({ name, description: systemGroupDescription[name], isSystemGroup: true, dateCreated: now })
-      .returning()
-      .get();
+      .returning())[0];
     created.set(name, row);
   }
   for (let i = 0; i + 1 < SYSTEM_GROUP_CHAIN.length; i++) {
     const parent = created.get(SYSTEM_GROUP_CHAIN[i])!;
     const child = created.get(SYSTEM_GROUP_CHAIN[i + 1])!;
-    tx.insert(userGroupSubgroups).values({ groupId: parent.id, subgroupId: child.id }).run();
+    await tx.insert(userGroupSubgroups).values({ groupId: parent.id, subgroupId: child.id });
   }
   // System groups are managed by the server; nobody edits them by hand.
   const nobody = created.get(SystemGroup.NOBODY)!.id;
-  tx.update(userGroups)
+  await tx.update(userGroups)
     .set({
       canAddMembersGroup: nobody,
       canJoinGroup: nobody,
@@ -129,8 +123,7 @@ export async function createSystemGroups(tx: Tx, now: number): Promise<Map<strin
       canMentionGroup: created.get(SystemGroup.EVERYONE)!.id,
       canRemoveMembersGroup: nobody,
     })
-    .where(eq(userGroups.isSystemGroup, true))
-    .run();
+    .where(eq(userGroups.isSystemGroup, true));
   return created;
 }
 
@@ -155,77 +148,76 @@ export async function storeGroupSettingValue(tx: Tx, value: GroupSettingValue, c
   if (!isAnonymousSetting(value)) return value;
   let groupId = currentGroupId !== null && (await isUnnamedGroup(tx, currentGroupId)) ? currentGroupId : null;
   if (groupId === null) {
-    groupId = tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }).get().id;
+    groupId = (await tx.insert(userGroups).values({ name: null, dateCreated: now }).returning({ id: userGroups.id }))[0].id;
   } else {
-    tx.delete(userGroupMembers).where(eq(userGroupMembers.groupId, groupId)).run();
-    tx.delete(userGroupSubgroups).where(eq(userGroupSubgroups.groupId, groupId)).run();
+    await tx.delete(userGroupMembers).where(eq(userGroupMembers.groupId, groupId));
+    await tx.delete(userGroupSubgroups).where(eq(userGroupSubgroups.groupId, groupId));
   }
-  if (value.direct_members.length > 0) tx.insert(userGroupMembers).values(value.direct_members.map((userId) => ({ groupId: groupId!, userId }))).run();
-  if (value.direct_subgroups.length > 0) tx.insert(userGroupSubgroups).values(value.direct_subgroups.map((subgroupId) => ({ groupId: groupId!, subgroupId }))).run();
+  if (value.direct_members.length > 0) await tx.insert(userGroupMembers).values(value.direct_members.map((userId) => ({ groupId: groupId!, userId })));
+  if (value.direct_subgroups.length > 0) await tx.insert(userGroupSubgroups).values(value.direct_subgroups.map((subgroupId) => ({ groupId: groupId!, subgroupId })));
   return groupId;
 }
 
 /** Drops the unnamed group a setting used to hold once the setting points elsewhere. */
 export async function releaseGroupSettingValue(tx: Tx, oldGroupId: number, newGroupId: number) {
-  if (oldGroupId !== newGroupId && (await isUnnamedGroup(tx, oldGroupId))) tx.delete(userGroups).where(eq(userGroups.id, oldGroupId)).run();
+  if (oldGroupId !== newGroupId && (await isUnnamedGroup(tx, oldGroupId))) await tx.delete(userGroups).where(eq(userGroups.id, oldGroupId));
 }
 
 async function isUnnamedGroup(db: Reader, groupId: number): Promise<boolean> {
-  return db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))).get() !== undefined;
+  return (await db.select({ id: userGroups.id }).from(userGroups).where(and(eq(userGroups.id, groupId), isNull(userGroups.name))))[0] !== undefined;
 }
 
 /** The named groups (deactivated ones included) a user is a direct member of. */
 export async function namedGroupIdsOfMember(db: Reader, userId: number): Promise<number[]> {
-  return db
+  return (await db
     .select({ id: userGroups.id })
     .from(userGroupMembers)
     .innerJoin(userGroups, eq(userGroups.id, userGroupMembers.groupId))
-    .where(and(eq(userGroupMembers.userId, userId), isNotNull(userGroups.name)))
-    .all()
+    .where(and(eq(userGroupMembers.userId, userId), isNotNull(userGroups.name))))
     .map((row) => row.id);
 }
 
 export type NewGroup = typeof userGroups.$inferInsert;
 
 export async function insertGroup(tx: Tx, values: NewGroup): Promise<UserGroup> {
-  return tx.insert(userGroups).values(values).returning().get();
+  return (await tx.insert(userGroups).values(values).returning())[0];
 }
 
 export async function updateGroup(tx: Tx, groupId: number, changes: Partial<Omit<NewGroup, "id">>) {
-  tx.update(userGroups).set(changes).where(eq(userGroups.id, groupId)).run();
+  await tx.update(userGroups).set(changes).where(eq(userGroups.id, groupId));
 }
 
 /** Makes these users direct members of a group; none may be one already. */
 export async function addGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
   if (userIds.length === 0) return;
-  tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).run();
+  await tx.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId })));
 }
 
 /** Ends these users' direct membership of a group. */
 export async function removeGroupMembers(tx: Tx, groupId: number, userIds: number[]) {
   if (userIds.length === 0) return;
-  tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds))).run();
+  await tx.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds)));
 }
 
 export async function setUserGroupDeactivated(tx: Tx, groupId: number, deactivated: boolean) {
-  tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, groupId)).run();
+  await tx.update(userGroups).set({ deactivated }).where(eq(userGroups.id, groupId));
 }
 
 export async function addDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length === 0) return;
-  tx.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId }))).run();
+  await tx.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId })));
 }
 
 export async function removeDirectSubgroups(tx: Tx, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length === 0) return;
-  tx.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
+  await tx.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds)));
 }
 
 /** Whether a named group other than `exceptGroupId` (system and deactivated ones included) has this name, compared case-insensitively. */
 export async function groupNameTaken(db: Reader, name: string, exceptGroupId: number | null): Promise<boolean> {
   const others = [isNotNull(userGroups.name), sql`lower(${userGroups.name}) = ${name.toLowerCase()}`];
   if (exceptGroupId !== null) others.push(ne(userGroups.id, exceptGroupId));
-  return db.select({ id: userGroups.id }).from(userGroups).where(and(...others)).get() !== undefined;
+  return (await db.select({ id: userGroups.id }).from(userGroups).where(and(...others)))[0] !== undefined;
 }
 
 /** Named groups (system and user-made), in ID order; unnamed groups are values of settings, never listed. */
@@ -233,5 +225,5 @@ export async function listNamedGroups(db: Reader, options: { includeDeactivated:
   const conditions = [isNotNull(userGroups.name)];
   if (!options.includeDeactivated) conditions.push(eq(userGroups.deactivated, false));
   if (options.ids) conditions.push(inArray(userGroups.id, options.ids));
-  return db.select().from(userGroups).where(and(...conditions)).orderBy(asc(userGroups.id)).all();
+  return await db.select().from(userGroups).where(and(...conditions)).orderBy(asc(userGroups.id));
 }

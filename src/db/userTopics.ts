@@ -11,36 +11,32 @@ export type UserTopic = typeof userTopics.$inferSelect;
 export const topicKeyOf = (topic: string) => topic.toLowerCase();
 
 export async function findUserTopic(db: Reader, userId: number, channelId: number, topic: string): Promise<UserTopic | undefined> {
-  return db
+  return (await db
     .select()
     .from(userTopics)
-    .where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic))))
-    .get();
+    .where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic)))))[0];
 }
 
 /** Sets a policy (INHERIT removes the row). */
 export async function setUserTopic(tx: SendTx, row: Omit<UserTopic, "topicKey">) {
   const key = { userId: row.userId, channelId: row.channelId, topicKey: topicKeyOf(row.topic) };
   if (row.visibilityPolicy === VisibilityPolicy.INHERIT) {
-    tx.delete(userTopics)
-      .where(and(eq(userTopics.userId, key.userId), eq(userTopics.channelId, key.channelId), eq(userTopics.topicKey, key.topicKey)))
-      .run();
+    await tx.delete(userTopics)
+      .where(and(eq(userTopics.userId, key.userId), eq(userTopics.channelId, key.channelId), eq(userTopics.topicKey, key.topicKey)));
     return;
   }
   const values = { ...row, ...key };
-  tx.insert(userTopics)
+  await tx.insert(userTopics)
     .values(values)
-    .onConflictDoUpdate({ target: [userTopics.userId, userTopics.channelId, userTopics.topicKey], set: values })
-    .run();
+    .onConflictDoUpdate({ target: [userTopics.userId, userTopics.channelId, userTopics.topicKey], set: values });
 }
 
 export async function listUserTopicsOf(db: Reader, userId: number): Promise<UserTopic[]> {
-  return db
+  return await db
     .select()
     .from(userTopics)
     .where(and(eq(userTopics.userId, userId), ne(userTopics.visibilityPolicy, VisibilityPolicy.INHERIT)))
-    .orderBy(asc(userTopics.channelId), asc(userTopics.topicKey))
-    .all();
+    .orderBy(asc(userTopics.channelId), asc(userTopics.topicKey));
 }
 
 /** [channel name, topic, muted at] for each topic the user muted, oldest first (the legacy muted_topics). */
@@ -55,10 +51,9 @@ export async function mutedTopicsOf(db: Reader, userId: number): Promise<Array<[
 
 /** Those of these users who follow the topic. */
 export async function followersOfTopicAmong(db: Reader, userIds: number[], channelId: number, topic: string): Promise<number[]> {
-  return db
+  return (await db
     .select({ userId: userTopics.userId })
     .from(userTopics)
-    .where(and(inArray(userTopics.userId, userIds), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED)))
-    .all()
+    .where(and(inArray(userTopics.userId, userIds), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED))))
     .map((row) => row.userId);
 }
