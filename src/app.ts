@@ -100,7 +100,7 @@ export function startBackground(config: Config): { stop(): Promise<void>; announ
   configurePresenceTiming({ pingIntervalSeconds: config.presencePingIntervalSeconds, offlineThresholdSeconds: config.presenceOfflineThresholdSeconds });
   configureTopicDeletion({ budgetMs: config.deleteTopicBudgetMs, batchSize: config.deleteTopicBatchSize });
   configureMarkAllAsRead(config.markAllReadBudgetMs);
-  warmUpRenderer(createRenderContext());
+  if (config.rendererWarmUp) warmUpRenderer(createRenderContext());
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureHealth({ diskLowMegabytes: config.diskLowMegabytes });

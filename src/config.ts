@@ -102,6 +102,13 @@ export interface Config {
    * argon2id at its lowest cost, which costs an attacker holding the database nothing.
    */
   weakPasswordHashing: boolean;
+  /**
+   * Whether the Markdown renderer is compiled at start by rendering a sample
+   * (PARLEY_RENDERER_WARM_UP, on by default): about 0.1 s of CPU per start, so that the first
+   * messages render in a few milliseconds rather than 50. Test suites, which start hundreds of
+   * servers, turn it off.
+   */
+  rendererWarmUp: boolean;
 }
 
 /** At most `count` (requests, or MiB for upload bytes) in any `seconds`; null: no limit. */
@@ -263,6 +270,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     memoryReleaseSeconds: intFromEnv("PARLEY_MEMORY_RELEASE_SECONDS", 10),
     rateLimits: rateLimitsFromEnv(),
     weakPasswordHashing: env("PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING") === "1",
+    rendererWarmUp: env("PARLEY_RENDERER_WARM_UP") !== "0",
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);

@@ -7,3 +7,7 @@
  * server without the setting hashes at the real cost.
  */
 process.env.PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING ??= "1";
+
+// The renderer's warm-up at start is about a quarter of a start's CPU (0.1 of 0.4 s), and the
+// suite starts hundreds of servers; the stall test, which measures first renders too, keeps it.
+process.env.PARLEY_RENDERER_WARM_UP ??= "0";
