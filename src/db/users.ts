@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { Role } from "../model/roles";
 import { prepared } from "./prepared";
-import { idList } from "./sqlLists";
+import { idList, textList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 import { botServices, users } from "./tables";
 
@@ -148,7 +148,7 @@ export async function findUsersByIds(db: Reader, ids: readonly number[]): Promis
 
 /** Users with these API e-mail addresses, deactivated ones included; unknown ones are left out. */
 export async function findUsersByEmails(db: Reader, emails: readonly string[]): Promise<User[]> {
-  return await db.select().from(users).where(sql`${users.email} IN ${idList(emails.map(normalizeEmail))}`);
+  return await db.select().from(users).where(sql`${users.email} IN ${textList(emails.map(normalizeEmail))}`);
 }
 
 /** ID and role of each of these users: what deciding which addresses they may see takes (the send path). */
