@@ -1,12 +1,13 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Reader, Tx } from "./types";
 import { botStorage } from "./tables";
+import { textList } from "./sqlLists";
 
 export type StorageEntry = { key: string; value: string };
 
 // A bot may name thousands of keys at once: they travel as one JSON parameter.
 const theseKeys = (botId: number, keys?: string[]) =>
-  keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), sql`${botStorage.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
+  keys === undefined ? eq(botStorage.botId, botId) : and(eq(botStorage.botId, botId), sql`${botStorage.key} IN ${textList(keys)}`);
 
 /** The bot's entries, all or those with these keys (keys it lacks are simply not returned). */
 export async function listBotStorage(db: Reader, botId: number, keys?: string[]): Promise<StorageEntry[]> {

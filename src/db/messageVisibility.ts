@@ -3,6 +3,7 @@ import { Flag } from "./messages";
 import { type MessageKey, type SubscriptionPeriod } from "./messageState";
 import type { Reader } from "./types";
 import { messages, recipientUsers, subscriptionPeriods } from "./tables";
+import { idList } from "./sqlLists";
 
 /**
  * The queries behind "which messages may this user read" (the rules themselves are
@@ -34,7 +35,7 @@ export async function messageKeysByIds(db: Reader, ids: number[]): Promise<Messa
   if (ids.length === 0) return [];
   return db
     .all<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
-      sql`SELECT id, recipient_id, channel_id, sender_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`,
+      sql`SELECT id, recipient_id, channel_id, sender_id FROM messages WHERE id IN ${idList(ids)} ORDER BY id`,
     )
     .map((row) => ({ id: row.id, recipientId: row.recipient_id, channelId: row.channel_id, senderId: row.sender_id }));
 }

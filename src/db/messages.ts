@@ -3,6 +3,7 @@ import { indexInsertedMessages } from "./searchIndex";
 import type { Reader, SendTx, Tx } from "./types";
 import type { EditHistoryEntry } from "./columnTypes";
 import { messageFlags, messages, recipientUsers, recipients } from "./tables";
+import { idList } from "./sqlLists";
 export type { EditHistoryEntry } from "./columnTypes";
 
 /**
@@ -57,7 +58,7 @@ export async function messageRowsByIds(db: Reader, ids: number[]): Promise<Messa
   return await db
     .select(MESSAGE_ROW)
     .from(messages)
-    .where(sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+    .where(sql`${messages.id} IN ${idList(ids)}`)
     .orderBy(messages.id);
 }
 

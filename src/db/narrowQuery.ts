@@ -5,6 +5,7 @@ import { unreadSql } from "./messageState";
 import type { Reader } from "./types";
 import { VisibilityPolicy } from "./userTopics";
 import { channels, messages, subscriptionPeriods } from "./tables";
+import { idList } from "./sqlLists";
 
 /**
  * The SQL a narrow becomes, and the queries that walk history with it. messages/narrowQuery.ts
@@ -113,7 +114,7 @@ export async function narrowMatchingIds(db: Reader, filter: NarrowFilter, ascend
   if (ascending.length === 0) return [];
   const range = { from: ascending[0], to: ascending[ascending.length - 1] + 1 };
   return db
-    .all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matchingSql(db, filter, range)} AND id IN (SELECT value FROM json_each(${JSON.stringify(ascending)})) ORDER BY id`)
+    .all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matchingSql(db, filter, range)} AND id IN ${idList(ascending)} ORDER BY id`)
     .map((row) => row.id);
 }
 
