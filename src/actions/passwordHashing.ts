@@ -15,7 +15,7 @@ const STANDARD = { algorithm: "argon2id" } as const;
 let weak: boolean | undefined;
 
 /** Whether new hashes are made at the lowest cost (read from the configuration once). */
-export const weakPasswordHashing = () => (weak ??= loadConfig().weakPasswordHashing);
+const weakPasswordHashing = () => (weak ??= loadConfig().weakPasswordHashing);
 
 export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, weakPasswordHashing() ? WEAK : STANDARD);
