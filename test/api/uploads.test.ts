@@ -479,10 +479,11 @@ describe("linking uploads to messages", () => {
   });
 
   test("a scheduled message links its uploads when it is delivered", async () => {
+    // Two seconds ahead: one, computed here late in a second, can be past by the time it arrives.
     const url = await uploadFile(org, org.member, "later.txt", "later");
-    ok(await org.member.api.post("/scheduled_messages", { type: "direct", to: JSON.stringify([org.member2.id]), content: `[later.txt](${url})`, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 1 }));
+    ok(await org.member.api.post("/scheduled_messages", { type: "direct", to: JSON.stringify([org.member2.id]), content: `[later.txt](${url})`, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 2 }));
     await expectHidden(org.member2, url);
-    for (let tries = 0; tries < 100 && (await attachmentAt(org.member, url))!.messages.length === 0; tries++) await Bun.sleep(50);
+    for (let tries = 0; tries < 120 && (await attachmentAt(org.member, url))!.messages.length === 0; tries++) await Bun.sleep(50);
     expect((await attachmentAt(org.member, url))!.messages).toHaveLength(1);
     await expectServed(org.member2, url, "later");
   });
