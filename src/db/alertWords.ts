@@ -35,9 +35,9 @@ const allAlertWords = rawStatement<{ user_id: number; word: string }, []>("SELEC
  * none, so the whole table is kept, and a send whose recipients have none does no more than a
  * map lookup per recipient (none at all when nobody has any). Changes go through write().
  */
-const alertWordsByUser = cachedUntilChange("alertWords", (db) => {
+const alertWordsByUser = cachedUntilChange("alertWords", async (db) => {
   const byUser = new Map<number, string[]>();
-  for (const [userId, word] of allAlertWords(db).values() as Array<[number, string]>) {
+  for (const [userId, word] of (await allAlertWords(db).values()) as Array<[number, string]>) {
     const lower = word.toLowerCase();
     const words = byUser.get(userId) ?? byUser.set(userId, []).get(userId)!;
     if (!words.includes(lower)) words.push(lower);

@@ -1,4 +1,6 @@
 import { transactionOf } from "./handles";
+import type { SQLQueryBindings } from "bun:sqlite";
+import { dialect } from "./dialect";
 import { rawStatement } from "./prepared";
 import type { Reader, TransactionKind } from "./types";
 
@@ -70,9 +72,12 @@ export const EXTERNAL_CHANGE_DELAY_MS = 100;
 let knownDataVersion = -1;
 let askedAt = 0;
 function externalDataVersion(): number {
+  // PostgreSQL has no data_version: other nodes' changes reach this one as the bus's
+  // invalidations (a later step); nothing else writes to a cluster's database behind its back.
+  if (dialect() === "postgres") return 0;
   const now = performance.now();
   if (knownDataVersion < 0 || now - askedAt > EXTERNAL_CHANGE_DELAY_MS) {
-    knownDataVersion = dataVersion(writer!).values()[0][0] as number;
+    knownDataVersion = (dataVersion(writer!).values() as SQLQueryBindings[][])[0][0] as number;
     askedAt = now;
   }
   return knownDataVersion;

@@ -1,3 +1,5 @@
+import type { SQLQueryBindings } from "bun:sqlite";
+import { dialect } from "./dialect";
 import { rawStatement } from "./prepared";
 import { writeSendBatch } from "./transaction";
 import type { SendTx } from "./types";
@@ -30,8 +32,10 @@ let queued: Queued[] = [];
 
 // Rows changed on the write connection so far: how a failed change is known to have written.
 // One transaction writes at a time, so a change of the count is this change's doing.
+// PostgreSQL has no such count, and a statement that fails there spoils the whole transaction
+// anyway: every failed change counts as one that wrote (the batch runs again one by one).
 const totalChangesQuery = rawStatement<{ count: number }, []>("SELECT total_changes() AS count");
-const totalChanges = (tx: SendTx) => totalChangesQuery(tx).values()[0][0] as number;
+const totalChanges = (tx: SendTx) => (dialect() === "postgres" ? 0 : ((totalChangesQuery(tx).values() as SQLQueryBindings[][])[0][0] as number));
 
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
 class FailedAfterWriting extends Error {}
@@ -73,7 +77,7 @@ async function attempt(tx: SendTx, change: Queued["change"]): Promise<Outcome<un
     for (const args of emitted) tx.emit(...args);
     return { ok: true, value };
   } catch (error) {
-    if (totalChanges(tx) !== changesBefore) throw new FailedAfterWriting();
+    if (dialect() === "postgres" || totalChanges(tx) !== changesBefore) throw new FailedAfterWriting();
     return { ok: false, error };
   }
 }

@@ -11,12 +11,12 @@ export type Linkifier = typeof linkifiers.$inferSelect;
 const orderedLinkifiers = prepared((db) => db.select().from(linkifiers).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare());
 
 export async function listLinkifiers(db: Reader): Promise<Linkifier[]> {
-  return orderedLinkifiers(db).all();
+  return await orderedLinkifiers(db).all();
 }
 
 // Every send renders with them; they change only in write() transactions (db/caches.ts).
-const currentDefinitions = cachedUntilChange("linkifiers", (db): readonly LinkifierDefinition[] =>
-  Object.freeze(orderedLinkifiers(db).all().map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
+const currentDefinitions = cachedUntilChange("linkifiers", async (db): Promise<readonly LinkifierDefinition[]> =>
+  Object.freeze((await orderedLinkifiers(db).all()).map((row) => Object.freeze({ id: row.id, pattern: row.pattern, urlTemplate: row.urlTemplate }))),
 );
 
 /** The list as the message renderer takes it, in order. */

@@ -20,9 +20,7 @@ const usersWithIds = prepared((db) => db.select().from(users).where(inJson(users
 /** The messages with these IDs, in ID order (missing ones left out). */
 export async function messagesByIds(db: Reader, ids: number[]): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return messagesWithIds(db)
-    .all({ ids: JSON.stringify(ids) })
-    .sort((a, b) => a.id - b.id);
+  return (await messagesWithIds(db).all({ ids: JSON.stringify(ids) })).sort((a, b) => a.id - b.id);
 }
 
 /** What a page of messages names besides the messages: their senders, channels and conversations. */
@@ -41,7 +39,7 @@ export async function messagePageRows(db: Reader, list: Message[]): Promise<Mess
   const conversationIds = [...new Set(list.filter((m) => m.channelId === null).map((m) => m.recipientId))];
   const members = db.all<{ recipient_id: number; user_id: number }>(sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN ${idList(conversationIds)}`);
   const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.user_id)])];
-  const usersById = new Map(usersWithIds(db).all({ ids: JSON.stringify(userIds) }).map((user) => [user.id, user]));
+  const usersById = new Map((await usersWithIds(db).all({ ids: JSON.stringify(userIds) })).map((user) => [user.id, user]));
   const participants = new Map<number, User[]>();
   for (const row of members) (participants.get(row.recipient_id) ?? participants.set(row.recipient_id, []).get(row.recipient_id)!).push(usersById.get(row.user_id)!);
   return { channelNames, participants, usersById };

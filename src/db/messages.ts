@@ -22,9 +22,11 @@ export type NewMessage = typeof messages.$inferInsert;
 
 /** A message without its edit history, which grows with every edit and can run to megabytes. */
 export type MessageRow = Omit<Message, "editHistory">;
-const { editHistory: _editHistory, ...rowColumns } = getTableColumns(messages);
-/** The selection of a MessageRow. */
-export const MESSAGE_ROW = rowColumns;
+/** The selection of a MessageRow (made per query: the table is the dialect's, db/tables.ts). */
+function messageRow() {
+  const { editHistory: _editHistory, ...rowColumns } = getTableColumns(messages);
+  return rowColumns;
+}
 
 /**
  * The message's edit_history with `entry` put first (the newest first, spec 2.3), written by
@@ -56,7 +58,7 @@ export const Flag = {
 export async function messageRowsByIds(db: Reader, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
   return await db
-    .select(MESSAGE_ROW)
+    .select(messageRow())
     .from(messages)
     .where(sql`${messages.id} IN ${idList(ids)}`)
     .orderBy(messages.id);
@@ -102,7 +104,7 @@ export async function deleteMessageRows(tx: Tx, ids: number[]) {
 /** Up to `limit` messages of a channel's topic with IDs below `belowId`, newest first. */
 export async function topicMessagesBelow(db: Reader, channelId: number, topicKey: string, belowId: number, limit: number): Promise<MessageRow[]> {
   return await db
-    .select(MESSAGE_ROW)
+    .select(messageRow())
     .from(messages)
     .where(and(eq(messages.channelId, channelId), eq(messages.topicKey, topicKey), lt(messages.id, belowId)))
     .orderBy(desc(messages.id))

@@ -34,7 +34,7 @@ const allMutes = rawStatement<{ user_id: number; muted_user_id: number }, []>("S
  */
 const mutersByMutedUser = cachedUntilChange("mutedUsers", async (db) => {
   const muters = new Map<number, number[]>();
-  for (const [userId, mutedUserId] of allMutes(db).values() as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
+  for (const [userId, mutedUserId] of (await allMutes(db).values()) as Array<[number, number]>) (muters.get(mutedUserId) ?? muters.set(mutedUserId, []).get(mutedUserId)!).push(userId);
   return muters as ReadonlyMap<number, readonly number[]>;
 });
 

@@ -20,7 +20,7 @@ const activeWebhookBots = prepared((db) =>
     .prepare(),
 );
 
-const currentIds = cachedUntilChange("outgoingWebhookBots", async (db): Promise<ReadonlySet<number>> => new Set(activeWebhookBots(db).all().map((row) => row.id)));
+const currentIds = cachedUntilChange("outgoingWebhookBots", async (db): Promise<ReadonlySet<number>> => new Set((await activeWebhookBots(db).all()).map((row) => row.id)));
 
 export async function outgoingWebhookBotIds(db: Reader): Promise<ReadonlySet<number>> {
   return currentIds(db);
@@ -42,5 +42,5 @@ const serviceUrl = prepared((db) =>
 
 /** A bot's service URL, for the outbox to tell its destination; asked once per queued item. */
 export async function webhookServiceUrl(db: Reader, botId: number): Promise<string | undefined> {
-  return serviceUrl(db).get({ botId })?.url;
+  return (await serviceUrl(db).get({ botId }))?.url;
 }

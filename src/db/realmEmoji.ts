@@ -53,7 +53,7 @@ const allRows = prepared((db) => db.select().from(realmEmoji).orderBy(asc(realmE
 // Every send with `:name:` in it and every reaction looks names up; emoji change only in
 // write() transactions (db/caches.ts).
 const currentTables = cachedUntilChange("realmEmoji", async (db): Promise<RealmEmojiTables> => {
-  const all = (allRows(db).all() as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
+  const all = ((await allRows(db).all()) as RealmEmojiRow[]).map((row) => Object.freeze({ ...row, animated: isAnimatedFile(row) }));
   return {
     all,
     byId: new Map(all.map((entry) => [String(entry.id), entry])),

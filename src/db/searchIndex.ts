@@ -1,4 +1,5 @@
 import { transactionOf } from "./handles";
+import { dialect } from "./dialect";
 import { rawStatement } from "./prepared";
 import type { SendTx, Tx, UpkeepTx } from "./types";
 
@@ -31,6 +32,8 @@ const indexRange = rawStatement<never, [number, number]>(
 export function indexInsertedMessages(tx: SendTx) {
   const state = transactionOf(tx)!;
   if (state.inserted === null) return;
+  // PostgreSQL's index is kept by PostgreSQL itself (a GIN index over the messages' text).
+  if (dialect() === "postgres") return void (state.inserted = null);
   const { first, last } = state.inserted;
   state.inserted = null;
   indexRange(tx).run(first, last);
@@ -61,14 +64,18 @@ const totalChanges = rawStatement<{ n: number }, []>("SELECT total_changes() AS 
 
 /** Whether commits merge the index themselves (FTS5's way) or leave it to mergeIndexStep. */
 export function mergeIndexOnCommit(tx: Tx, on: boolean) {
+  if (dialect() === "postgres") return;
   setAutomerge(tx).run(on ? AUTOMATIC_MERGE_SEGMENTS : 0);
   setCrisismerge(tx).run(on ? CRISIS_MERGE_SEGMENTS : BACKGROUND_CRISIS_SEGMENTS);
 }
 
 /** One step of merging the index, inside an upkeep write (it changes nothing a cached copy is made from); false when nothing was left to merge. */
 export function mergeIndexStep(tx: UpkeepTx): boolean {
-  const before = totalChanges(tx).get()!.n;
+  if (dialect() === "postgres") return false;
+  // SQLite answers these at once (no await): the step stays one synchronous piece of work.
+  const count = () => (totalChanges(tx).get() as { n: number }).n;
+  const before = count();
   mergeStep(tx).run(MERGE_STEP_PAGES);
   // The command itself counts as one change; merging writes more.
-  return totalChanges(tx).get()!.n - before > 1;
+  return count() - before > 1;
 }

@@ -3,7 +3,8 @@ import { SystemGroup } from "../model/roles";
 import { type Channel } from "./channels";
 import { type Message, type NewMessage } from "./messages";
 import { cachedUntilChange } from "./caches";
-import { prepared, rawStatement } from "./prepared";
+import { dialect } from "./dialect";
+import { perConnection, prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";
 import type { Reader, SendTx } from "./types";
 import { channels, subscriptions, userGroups, users } from "./tables";
@@ -26,12 +27,12 @@ const systemGroupQuery = prepared((db) =>
 );
 // System groups are created with the organization and never replaced: their IDs are kept,
 // one cell per connection.
-const everyoneGroupCell = prepared(() => ({ id: undefined as number | undefined }));
+const everyoneGroupCell = perConnection(() => ({ id: undefined as number | undefined }));
 
 /** The ID of role:everyone, which every user is in: permissions set to it need no lookup. */
 export async function everyoneGroupId(db: Reader): Promise<number> {
   const cell = everyoneGroupCell(db);
-  return (cell.id ??= systemGroupQuery(db).get({ name: SystemGroup.EVERYONE })?.id ?? -1);
+  return (cell.id ??= (await systemGroupQuery(db).get({ name: SystemGroup.EVERYONE }))?.id ?? -1);
 }
 
 const channelByNameKey = prepared((db) => db.select().from(channels).where(eq(channels.nameKey, placeholder("key"))).prepare());
@@ -47,7 +48,7 @@ export async function channelForSending(db: Reader, by: { name: string } | { id:
   const key = "name" in by ? `name ${by.name.toLowerCase()}` : `id ${by.id}`;
   let channel = known.get(key);
   if (channel === undefined) {
-    channel = "name" in by ? channelByNameKey(db).get({ key: by.name.toLowerCase() }) : channelById(db).get({ id: by.id });
+    channel = await ("name" in by ? channelByNameKey(db).get({ key: by.name.toLowerCase() }) : channelById(db).get({ id: by.id }));
     if (channel === undefined) return undefined;
     if (known.size >= MAX_CACHED_CHANNELS) known.clear();
     known.set(key, Object.freeze(channel));
@@ -78,8 +79,9 @@ export async function channelSubscribers(db: Reader, channelId: number): Promise
   let subscribers = known.get(channelId);
   if (subscribers === undefined) {
     // Raw rows: drizzle's mapping of 50 rows into objects costs more than the query.
-    const rows = subscribersQuery(db).values({ channelId }) as Array<[number, number]>;
-    subscribers = Object.freeze({ userIds: Object.freeze(rows.map(([userId]) => userId)), mutedIds: new Set(rows.filter(([, muted]) => muted === 1).map(([userId]) => userId)) });
+    const rows = (await subscribersQuery(db).values({ channelId })) as Array<[number, number | boolean]>;
+    // SQLite gives the flag as 0 or 1, PostgreSQL as a boolean.
+    subscribers = Object.freeze({ userIds: Object.freeze(rows.map(([userId]) => userId)), mutedIds: new Set(rows.filter(([, muted]) => muted === 1 || muted === true).map(([userId]) => userId)) });
     known.set(channelId, subscribers);
   }
   return subscribers;
@@ -93,7 +95,7 @@ export async function findChannelRecipientId(db: Reader, channelId: number): Pro
   const known = channelRecipientIds(db);
   let id = known.get(channelId);
   if (id === undefined) {
-    id = channelRecipientQuery(db).values(channelId)[0]?.[0] as number | undefined;
+    id = (await channelRecipientQuery(db).values(channelId))[0]?.[0] as number | undefined;
     if (id !== undefined) known.set(channelId, id);
   }
   return id;
@@ -103,21 +105,25 @@ export async function findChannelRecipientId(db: Reader, channelId: number): Pro
 // ~20 µs instead of ~2 µs inside a send's transaction.
 const topicMessageQuery = rawStatement<{ found: number }, [number, string]>("SELECT 1 AS found FROM messages WHERE channel_id = ? AND topic_key = ? LIMIT 1");
 
-export const topicHasMessages = async (db: Reader, channelId: number, topicKey: string) => topicMessageQuery(db).values(channelId, topicKey).length > 0;
+export const topicHasMessages = async (db: Reader, channelId: number, topicKey: string) => (await topicMessageQuery(db).values(channelId, topicKey)).length > 0;
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
 
 // Raw SQL, and the row built from the values stored rather than read back: drizzle's
 // RETURNING * maps all columns and fills every placeholder by name, a good part of the
-// insert's cost on the hot path. The booleans are stored as drizzle stores them, 0 or 1.
-const insertMessageStatement = rawStatement<never, Array<string | number | null>>(
-  `INSERT INTO messages (recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent, is_me_message, has_link, has_image, has_attachment)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+// insert's cost on the hot path. SQLite stores the booleans as drizzle does, 0 or 1, and tells
+// the new ID without a RETURNING; PostgreSQL takes booleans and says the ID with RETURNING.
+const MESSAGE_COLUMNS = "recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent, is_me_message, has_link, has_image, has_attachment";
+const insertMessageStatement = rawStatement<never, Array<string | number | boolean | null>>(
+  `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
 );
 
 export async function insertMessage(tx: SendTx, values: MessageValues): Promise<Message> {
-  const flag = (value: boolean) => (value ? 1 : 0);
-  const { lastInsertRowid } = insertMessageStatement(tx).run(
+  const onPostgres = dialect() === "postgres";
+  const flag = (value: boolean) => (onPostgres ? value : value ? 1 : 0);
+  const statement = insertMessageStatement(tx);
+  const params = [
     values.recipientId,
     values.channelId,
     values.topic,
@@ -131,15 +137,26 @@ export async function insertMessage(tx: SendTx, values: MessageValues): Promise<
     flag(values.hasLink),
     flag(values.hasImage),
     flag(values.hasAttachment),
-  );
-  const id = Number(lastInsertRowid);
+  ];
+  const id = onPostgres ? ((await statement.values(...params))[0][0] as number) : Number((statement.run(...params) as { lastInsertRowid: number | bigint }).lastInsertRowid);
   messageInserted(tx, id);
   return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
 }
 
+// One row per statement on SQLite, where a statement costs microseconds; on PostgreSQL, where
+// each is a round trip, all rows in one, as arrays.
 const insertFlagsStatement = rawStatement<never, [number, number, number, number]>("INSERT INTO message_flags (user_id, message_id, recipient_id, flags) VALUES (?, ?, ?, ?)");
+const insertFlagRowsStatement = rawStatement<never, [number[], number[], number[], number[]]>(
+  "",
+  "INSERT INTO message_flags (user_id, message_id, recipient_id, flags) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])",
+);
 
 export async function insertMessageFlags(tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
+  if (rows.length === 0) return;
+  if (dialect() === "postgres") {
+    await insertFlagRowsStatement(tx).run(rows.map((row) => row.userId), rows.map((row) => row.messageId), rows.map((row) => row.recipientId), rows.map((row) => row.flags));
+    return;
+  }
   const insert = insertFlagsStatement(tx);
   for (const row of rows) insert.run(row.userId, row.messageId, row.recipientId, row.flags);
 }

@@ -15,7 +15,7 @@ const byTokenHash = rawStatement<{ id: number; user_id: number; last_seen_at: nu
 );
 
 export async function findSessionByTokenHash(db: Reader, tokenHash: string): Promise<{ id: number; userId: number; lastSeenAt: number; expiresAt: number } | undefined> {
-  const row = byTokenHash(db).get(tokenHash);
+  const row = await byTokenHash(db).get(tokenHash);
   return row ? { id: row.id, userId: row.user_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at } : undefined;
 }
 

@@ -17,11 +17,11 @@ const userById = prepared((db) => db.select().from(users).where(eq(users.id, sql
 const userByEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare());
 
 export async function findUserById(db: Reader, id: number): Promise<User | undefined> {
-  return userById(db).get({ id }) as User | undefined;
+  return (await userById(db).get({ id })) as User | undefined;
 }
 
 export async function findUserByEmail(db: Reader, email: string): Promise<User | undefined> {
-  return userByEmail(db).get({ email: normalizeEmail(email) }) as User | undefined;
+  return (await userByEmail(db).get({ email: normalizeEmail(email) })) as User | undefined;
 }
 
 export async function listUsers(db: Reader): Promise<User[]> {

@@ -1,7 +1,7 @@
 /** PostgreSQL's tables of users, the organization, sign-in and user groups (see ./tables.ts). */
-import { type AnyPgColumn, boolean, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type { InviteStatus } from "../columnTypes";
-import { id, int, type RealmSettings, type UserSettings } from "./columns";
+import { id, int, type RealmSettings, type UserSettings, jsonb } from "./columns";
 
 // ---- Users, the organization, sign-in ----
 

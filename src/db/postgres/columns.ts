@@ -8,6 +8,18 @@ export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
 });
 
+/**
+ * PostgreSQL's jsonb, with values handed to Bun's client as they are. drizzle's own jsonb turns
+ * a value into JSON text first, and Bun's client, seeing a parameter the statement types as
+ * jsonb, encodes that text as JSON again: a JSON string scalar would be stored instead of the
+ * object. Bun encodes objects, arrays and strings itself and parses what it reads back.
+ */
+export const jsonb = customType<{ data: unknown; driverData: unknown }>({
+  dataType: () => "jsonb",
+  toDriver: (value) => value,
+  fromDriver: (value) => value,
+});
+
 /** Numbers of every kind: IDs, counts, UNIX seconds. */
 export const int = (name: string) => bigint(name, { mode: "number" });
 

@@ -1,11 +1,11 @@
 /** PostgreSQL's tables of messages and what hangs off them (see ./tables.ts). */
-import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { DraftType } from "../columnTypes";
 import type { EditHistoryEntry } from "../columnTypes";
 import type { ScheduledMessageType } from "../columnTypes";
 import { users } from "./accounts";
 import { channels } from "./channels";
-import { id, int, type ReactionType } from "./columns";
+import { id, int, type ReactionType, jsonb } from "./columns";
 
 export const recipients = pgTable("recipients", {
   id: id(),

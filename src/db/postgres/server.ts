@@ -1,8 +1,8 @@
 /** PostgreSQL's tables of the organization's own things and the server's housekeeping (see ./tables.ts). */
-import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
 import type { OutboxItem } from "../columnTypes";
 import { users } from "./accounts";
-import { id, int } from "./columns";
+import { id, int, jsonb } from "./columns";
 
 export const realmEmoji = pgTable("realm_emoji", {
   id: id(),
