@@ -5,6 +5,10 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface Config {
   dataDir: string;
+  /** PostgreSQL's URL (postgres://...) when the database is there; null for SQLite in the data dir. */
+  databaseUrl: string | null;
+  /** Where uploaded files live when not in the data dir: a directory every node of a cluster shares. */
+  filesDir: string | null;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -222,6 +226,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   if (!["debug", "info", "warn", "error"].includes(level)) throw new ConfigError(`PARLEY_LOG_LEVEL must be debug, info, warn or error`);
   const config: Config = {
     dataDir: env("PARLEY_DATA_DIR") || "./data",
+    databaseUrl: env("PARLEY_DATABASE_URL") || null,
+    filesDir: env("PARLEY_FILES_DIR") || null,
     host: env("PARLEY_HOST") || "0.0.0.0",
     port: intFromEnv("PARLEY_PORT", 8080),
     logLevel: level,
@@ -274,6 +280,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
   config.dataDir = resolve(config.dataDir);
+  if (config.filesDir) config.filesDir = resolve(config.filesDir);
+  if (config.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    throw new ConfigError(`PARLEY_DATABASE_URL must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE), got '${config.databaseUrl.replace(/:[^:@/]*@/, ":***@")}'. Leave it unset for SQLite in the data directory.`);
+  }
   if (config.logFormat !== "text" && config.logFormat !== "json") throw new ConfigError(`PARLEY_LOG_FORMAT must be text or json, got '${config.logFormat}'`);
   if (!config.tlsCert !== !config.tlsKey) throw new ConfigError("A TLS certificate needs its key, and a key its certificate: give both --tls-cert and --tls-key (PARLEY_TLS_CERT, PARLEY_TLS_KEY), or neither.");
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new ConfigError(`port must be 0-65535, got '${config.port}'`);

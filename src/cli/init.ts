@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { OrganizationExistsError, createOrganization } from "../actions/organization";
 import { isSetUp } from "../reads/organization";
-import { closeDatabase, openDatabase } from "../db/client";
+import { closeDatabase } from "../db/client";
+import { openStore } from "../db/open";
+import { redacted } from "../db/postgresClient";
 import { ApiError } from "../http/errors";
 import { loadConfig } from "../config";
 import { INIT_USAGE } from "./usage";
@@ -30,11 +32,12 @@ export async function runInit(args: string[]): Promise<number> {
     if (!values[required]) throw new UsageError(`--${required} is required.\nRun 'parley init --help' for the options.`);
   }
   const config = loadConfig({ dataDir: values["data-dir"] });
-  const refusal = `${config.dataDir} already holds an organization; nothing was changed.`;
+  const refusal = `${config.databaseUrl ? `The PostgreSQL database at ${redacted(config.databaseUrl)}` : config.dataDir} already holds an organization; nothing was changed.`;
   // Asking for an organization is asking for a new install; a damaged one is still refused.
-  const { created } = openDatabase(config.dataDir, { newInstall: "allow" });
+  const { created } = await openStore(config, { newInstall: "allow" });
+  const where = config.databaseUrl ? `the PostgreSQL database at ${redacted(config.databaseUrl)}` : config.dataDir;
   if (created === "directory") console.log(`Created a new Parley data directory at ${config.dataDir}.`);
-  if (created === "database") console.log(`Created a new Parley database in ${config.dataDir}.`);
+  if (created === "database") console.log(`Created a new Parley database in ${where}.`);
   try {
     // Checked before the inputs, so re-running a setup script says what actually happened.
     if (await isSetUp()) throw new CommandError(refusal);
@@ -55,6 +58,6 @@ export async function runInit(args: string[]): Promise<number> {
     if (error instanceof ApiError) throw new UsageError(error.message);
     throw error;
   } finally {
-    closeDatabase();
+    await closeDatabase();
   }
 }

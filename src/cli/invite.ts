@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { configureInvitations, inviteByEmail } from "../actions/invites";
 import { loadConfig } from "../config";
-import { closeDatabase, openDatabase } from "../db/client";
+import { closeDatabase } from "../db/client";
+import { openStore } from "../db/open";
 import { read } from "../db/transaction";
 import { firstActiveOwner } from "../db/users";
 import { ApiError } from "../http/errors";
@@ -50,7 +51,7 @@ export async function runInvite(args: string[]): Promise<number> {
   const expiry = values["expires-in-minutes"];
   if (expiry !== undefined && expiry !== "never" && !/^\d+$/.test(expiry)) throw new UsageError(`--expires-in-minutes must be a number of minutes or 'never', got '${expiry}'.`);
   const config = loadConfig({ dataDir: values["data-dir"] });
-  openDatabase(config.dataDir);
+  await openStore(config);
   try {
     if (!await isSetUp()) throw new CommandError(`${config.dataDir} has no organization yet: set it up first.`);
     const owner = await read(firstActiveOwner);
@@ -71,6 +72,6 @@ export async function runInvite(args: string[]): Promise<number> {
     console.log(config.smtp ? "The invitation e-mails are queued; the running server sends them." : "No mail server is configured (PARLEY_SMTP_HOST): pass these links on yourself.");
     return 0;
   } finally {
-    closeDatabase();
+    await closeDatabase();
   }
 }

@@ -2,7 +2,8 @@ import { parseArgs } from "node:util";
 import { isSetUp } from "../reads/organization";
 import { createApp, startBackground } from "../app";
 import { loadConfig } from "../config";
-import { closeDatabase, openDatabase } from "../db/client";
+import { closeDatabase } from "../db/client";
+import { openStore } from "../db/open";
 import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
@@ -63,7 +64,7 @@ export async function runServe(args: string[]): Promise<number> {
   // Read and checked before the database is opened, so a wrong path changes nothing.
   const tls = config.tlsCert && config.tlsKey ? loadTls(config.tlsCert, config.tlsKey) : undefined;
   const scheme = tls ? "https" : "http";
-  const { created, upgrade } = openDatabase(config.dataDir, { newInstall: values.init ? "allow" : "refuse" });
+  const { created, upgrade } = await openStore(config, { newInstall: values.init ? "allow" : "refuse" });
   if (created) announceNewInstall(config.dataDir, created);
   if (upgrade) {
     log.info(
@@ -78,7 +79,7 @@ export async function runServe(args: string[]): Promise<number> {
     // (and split the traffic) instead of failing to start.
     app.listen({ hostname: config.host, port: config.port, idleTimeout: idleTimeoutFor(config.heartbeatSeconds), maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false, development: false, tls });
   } catch (error) {
-    closeDatabase();
+    await closeDatabase();
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE") throw new CommandError(`Port ${config.port} on ${config.host} is already in use; stop what is using it or choose another with --port.`);
     if (code === "EACCES") throw new CommandError(`Not allowed to listen on ${config.host}:${config.port}; choose a port above 1023 with --port.`);
@@ -115,7 +116,7 @@ export async function runServe(args: string[]): Promise<number> {
   await stopRequested;
   await app.stop(true);
   await background.stop();
-  closeDatabase();
+  await closeDatabase();
   log.info("Stopped cleanly");
   log.flush();
   return 0;

@@ -19,6 +19,19 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
  * write is open, so it never sees what that write has not committed.
  */
 let current: { writer: Db; reader: Db } | null = null;
+/** How the open database is closed: SQLite's files, or PostgreSQL's connections (db/postgresClient.ts). */
+let closeCurrent: (() => void | Promise<void>) | null = null;
+
+/**
+ * The PostgreSQL client hands its two connections over here, so that the rest of db/ finds them
+ * where it finds SQLite's.
+ */
+export function adoptConnections(connections: { writer: Db; reader: Db }, close: () => Promise<void>) {
+  if (current) throw new Error("A database is open already");
+  current = connections;
+  closeCurrent = close;
+  databaseSwitched(current.writer);
+}
 
 export interface OpenOptions {
   /**
@@ -66,6 +79,12 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Opened
     throw explainOpenFailure(error, dataDir);
   }
   current = { writer: drizzle({ client: sqlite, schema }), reader: drizzle({ client: openReadConnection(path), schema }) };
+  const { writer, reader } = current;
+  closeCurrent = () => {
+    reader.$client.close();
+    writer.$client.run("PRAGMA optimize");
+    writer.$client.close();
+  };
   useFileStoreIn(dataDir);
   watchDiskOf(dataDir);
   databaseSwitched(current.writer);
@@ -175,11 +194,12 @@ export function readConnection(): Db {
   return current.reader;
 }
 
-export function closeDatabase() {
+/** Closes the open database (nothing when none is): at once for SQLite, after its connections close for PostgreSQL. */
+export function closeDatabase(): void | Promise<void> {
   if (!current) return;
-  current.reader.$client.close();
-  current.writer.$client.run("PRAGMA optimize");
-  current.writer.$client.close();
+  const close = closeCurrent!;
   current = null;
+  closeCurrent = null;
   databaseSwitched(null);
+  return close();
 }

@@ -12,9 +12,13 @@ const FILES_DIR = "files";
 
 let root: string | null = null;
 
-/** Called by openDatabase: the store lives beside the database it belongs to. */
-export function useFileStoreIn(dataDir: string) {
-  root = join(dataDir, FILES_DIR);
+/**
+ * Called when a database is opened: the store lives beside the database it belongs to, in the
+ * data dir, unless a directory of its own is configured (PARLEY_FILES_DIR, which the nodes of a
+ * cluster share).
+ */
+export function useFileStoreIn(dataDir: string, filesDir?: string | null) {
+  root = filesDir ?? join(dataDir, FILES_DIR);
 }
 
 function storeRoot(): string {

@@ -38,16 +38,27 @@ function current(): Store {
   const source = writeConnection();
   if (store?.source !== source) {
     const rows = listPresenceRows(readConnection());
+    if (rows instanceof Promise) throw new Error("Presence is read before loadPresences() loaded it (PostgreSQL loads it when the database opens)");
+    adopt(source, rows);
+  }
+  return store!;
+}
+
+function adopt(source: unknown, rows: PresenceRow[]) {
+  {
     const byUser = new Map(rows.map((row) => [row.userId, { activeTime: row.lastActiveTime, connectedTime: row.lastConnectedTime, updateId: row.lastUpdateId }]));
     const lastUpdateId = rows.reduce((highest, row) => Math.max(highest, row.lastUpdateId), 0);
     store = { source, byUser, lastUpdateId, unsaved: new Set(), announced: new Map() };
   }
-  return store;
 }
 
-/** Reads the stored presence now rather than at the first report. */
-export function loadPresences() {
-  current();
+/** Reads the stored presence now rather than at the first report (for PostgreSQL, whose answer is awaited, it must be now). */
+export async function loadPresences() {
+  const source = writeConnection();
+  if (store?.source === source) return;
+  const rows = await listPresenceRows(readConnection());
+  // A synchronous caller may have loaded it meanwhile (SQLite), and changed it since.
+  if (store?.source !== source) adopt(source, rows);
 }
 
 export function storedPresence(userId: number): StoredPresence | undefined {

@@ -14,7 +14,7 @@ const realmRow = prepared((db) => db.select().from(realms).where(eq(realms.id, R
 
 // Every request reads the realm; it changes rarely. Frozen, since callers share one copy.
 const currentRealm = cachedUntilChange("realm", async (db): Promise<Realm | undefined> => {
-  const row = realmRow(db).get() as RealmRow | undefined;
+  const row = (await realmRow(db).get()) as RealmRow | undefined;
   if (!row) return undefined;
   return Object.freeze({ ...row, settings: Object.freeze({ ...REALM_SETTING_DEFAULTS, ...row.settings }) });
 });

@@ -2,6 +2,8 @@ import { readConnection, writeConnection, type Db } from "./client";
 import { cacheEpoch, transactionEnded } from "./caches";
 import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
 import { type Handle, openHandle, transactionOf } from "./handles";
+import { dialect } from "./dialect";
+import { postgresClientOf } from "./postgresConnection";
 import { indexInsertedMessages } from "./searchIndex";
 import type { Emitted, Reader, SendTx, Tx, TransactionKind, UpkeepTx } from "./types";
 import { Turns } from "./turns";
@@ -82,15 +84,17 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
   let committed = false;
   let value: T;
   try {
-    run(connection, "BEGIN IMMEDIATE");
+    const begun = beginWrite(connection);
+    if (begun) await begun;
     try {
       const result = change(handle);
       value = result instanceof Promise ? await result : result;
       indexInsertedMessages(handle);
-      run(connection, "COMMIT");
+      const done = finish(connection, "COMMIT");
+      if (done) await done;
       committed = true;
     } catch (error) {
-      rollBack(connection);
+      await rollBack(connection);
       throw error;
     }
     messagesCommitted += transactionOf(handle)!.insertedCount;
@@ -115,24 +119,48 @@ export function read<T>(query: (db: Reader) => T | Promise<T>): Promise<T> {
   return readerTurns.run(async () => {
     const connection = readConnection();
     const handle = openHandle(connection, "read", undefined, cacheEpoch()) as unknown as Reader;
-    run(connection, "BEGIN DEFERRED");
+    const begun = beginRead(connection);
+    if (begun) await begun;
     try {
       const result = query(handle);
       return result instanceof Promise ? await result : result;
     } finally {
-      run(connection, "COMMIT");
+      const done = finish(connection, "COMMIT");
       closeHandle(handle, "read", true);
+      if (done) await done;
     }
   });
 }
 
-function run(connection: Db, statement: string) {
+/**
+ * Across nodes sharing a PostgreSQL database, writes take turns as they do within one: every
+ * write transaction first takes this advisory lock, held until it commits or rolls back. (A
+ * later step may let writes that cannot conflict go side by side; every rule that counts on one
+ * writer at a time holds as long as this does.)
+ */
+const WRITER_LOCK = 7_256_002;
+
+/** SQLite begins at once (no Promise); PostgreSQL's statements are awaited. */
+function beginWrite(connection: Db): void | PromiseLike<unknown> {
+  if (dialect() === "postgres") return postgresClientOf(connection).unsafe(`BEGIN; SELECT pg_advisory_xact_lock(${WRITER_LOCK})`);
+  connection.$client.run("BEGIN IMMEDIATE");
+}
+
+/** A read's snapshot: PostgreSQL's REPEATABLE READ sees one snapshot for the whole transaction, as SQLite's read transaction does. */
+function beginRead(connection: Db): void | PromiseLike<unknown> {
+  if (dialect() === "postgres") return postgresClientOf(connection).unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  connection.$client.run("BEGIN DEFERRED");
+}
+
+function finish(connection: Db, statement: "COMMIT" | "ROLLBACK"): void | PromiseLike<unknown> {
+  if (dialect() === "postgres") return postgresClientOf(connection).unsafe(statement);
   connection.$client.run(statement);
 }
 
 /** A failed COMMIT may have rolled back already (SQLITE_FULL does): then there is nothing to undo. */
-function rollBack(connection: Db) {
-  if (connection.$client.inTransaction) run(connection, "ROLLBACK");
+async function rollBack(connection: Db) {
+  if (dialect() === "postgres") await finish(connection, "ROLLBACK");
+  else if (connection.$client.inTransaction) finish(connection, "ROLLBACK");
 }
 
 function closeHandle(handle: Handle | SendTx | Reader, kind: TransactionKind, committed: boolean) {

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { dialect } from "../db/dialect";
 import { startScheduledBackups } from "./backups";
 import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
@@ -26,10 +27,14 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
-  stops.push(startScheduledBackups(config));
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
-  stops.push(startBackgroundCheckpoints());
-  stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
+  // SQLite's own upkeep: its backups of the data dir, WAL checkpoints and FTS5 merges.
+  // PostgreSQL does its own (and is backed up with pg_dump).
+  if (dialect() === "sqlite") {
+    stops.push(startScheduledBackups(config));
+    stops.push(startBackgroundCheckpoints());
+    stops.push(startSearchIndexMerging(config.searchIndexMergeMs));
+  }
   stops.push(startMemoryRelease(config.memoryReleaseSeconds));
   return {
     /** Resolves once what the jobs say at start (how e-mail goes out) has been said. */

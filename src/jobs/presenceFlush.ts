@@ -9,7 +9,7 @@ import { log } from "../log";
  * so the first listings after a restart already show who was online.
  */
 export function startPresenceFlush(everySeconds: number): () => Promise<void> {
-  loadPresences();
+  loadPresences().catch((error: unknown) => log.error(`Loading presence failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   const save = async () => {
     try {
       await saveUnsavedPresences();

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { DATABASE_FILE } from "../../src/db/client";
+import { ensureDatabaseFor } from "./testDatabase";
 
 /**
  * Prepared data dirs: a state that many test files start from (an initialized organization, or
@@ -116,5 +117,6 @@ export async function copyTemplate<T>(name: string, build: (dataDir: string) => 
   const path = await template(name, build);
   mkdirSync(dataDir, { recursive: true });
   for (const file of DATABASE_FILES) if (existsSync(join(path, "data", file))) copyFileSync(join(path, "data", file), join(dataDir, file));
+  await ensureDatabaseFor(dataDir, join(path, "data"));
   return JSON.parse(readFileSync(join(path, BUILT_FILE), "utf8")) as T;
 }

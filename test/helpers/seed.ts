@@ -1,4 +1,6 @@
 import { expect } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { ensureDatabaseFor } from "./testDatabase";
 import { ApiClient } from "./client";
 import { copyTemplate } from "./dataDirTemplate";
 import { TestServer, runParley, tempDataDir, type ServerOptions } from "./server";
@@ -50,7 +52,9 @@ export async function login(anon: ApiClient, email: string, password: string): P
 }
 
 async function initialize(dataDir: string, binary?: string) {
-  const init = runParley(["init", "--data-dir", dataDir, "--org-name", ORG_NAME, "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName], { binary });
+  mkdirSync(dataDir, { recursive: true });
+  const env = await ensureDatabaseFor(dataDir);
+  const init = runParley(["init", "--data-dir", dataDir, "--org-name", ORG_NAME, "--email", OWNER.email, "--password", OWNER.password, "--full-name", OWNER.fullName], { binary, env });
   if (init.exitCode !== 0) throw new Error(`parley init failed: ${init.stderr}`);
 }
 

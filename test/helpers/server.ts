@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/requestSize";
+import { dropDatabaseOf, ensureDatabaseFor } from "./testDatabase";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const ENTRY = join(ROOT, "src", "main.ts");
@@ -58,6 +59,8 @@ export class TestServer {
   /** Whether `serve --init` is passed at each start. */
   private readonly init: boolean;
   private process: Subprocess<"ignore", "pipe", "pipe"> | null = null;
+  /** PARLEY_DATABASE_URL when the suite runs on PostgreSQL (testDatabase.ts). */
+  private databaseEnv: Record<string, string> = {};
 
   constructor(
     readonly dataDir: string,
@@ -73,6 +76,7 @@ export class TestServer {
 
   static async start(options: ServerOptions = {}): Promise<TestServer> {
     const server = new TestServer(options.dataDir ?? tempDataDir(), options);
+    server.databaseEnv = await ensureDatabaseFor(server.dataDir);
     await server.launch();
     return server;
   }
@@ -82,7 +86,7 @@ export class TestServer {
     const init = this.init ? ["--init"] : [];
     const child = Bun.spawn([...parleyCommand(this.options.binary), "serve", ...init, "--data-dir", this.dataDir, "--host", "127.0.0.1", "--port", String(port)], {
       cwd: this.options.cwd,
-      env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_RATE_LIMITS: this.options.rateLimits ? "on" : "off", ...this.options.env },
+      env: { ...process.env, PARLEY_LOG_LEVEL: "info", PARLEY_RATE_LIMITS: this.options.rateLimits ? "on" : "off", ...this.databaseEnv, ...this.options.env },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -149,6 +153,9 @@ export class TestServer {
   /** Stops the server and deletes its data dir. */
   async dispose() {
     await this.stop();
-    if (!this.options.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (!this.options.dataDir) {
+      await dropDatabaseOf(this.dataDir);
+      rmSync(this.dataDir, { recursive: true, force: true });
+    }
   }
 }
