@@ -1,6 +1,8 @@
 import { transactionOf } from "./handles";
 import type { SQLQueryBindings } from "bun:sqlite";
+import { sql } from "drizzle-orm";
 import { dialect } from "./dialect";
+import { sqlValues } from "./rawSql";
 import { rawStatement } from "./prepared";
 import type { Reader, TransactionKind } from "./types";
 
@@ -72,15 +74,38 @@ export const EXTERNAL_CHANGE_DELAY_MS = 100;
 let knownDataVersion = -1;
 let askedAt = 0;
 function externalDataVersion(): number {
-  // PostgreSQL has no data_version: other nodes' changes reach this one as the bus's
-  // invalidations (a later step); nothing else writes to a cluster's database behind its back.
-  if (dialect() === "postgres") return 0;
+  if (dialect() === "postgres") return postgresVersion;
   const now = performance.now();
   if (knownDataVersion < 0 || now - askedAt > EXTERNAL_CHANGE_DELAY_MS) {
     knownDataVersion = (dataVersion(writer!).values() as SQLQueryBindings[][])[0][0] as number;
     askedAt = now;
   }
   return knownDataVersion;
+}
+
+// PostgreSQL has no data_version. What stands in for it is the position of its write-ahead log,
+// which moves with every commit that changed anything, whoever made it: other nodes, an
+// operator's psql. It moves with this node's own commits too, so under a stream of sends the
+// copies are reloaded every EXTERNAL_CHANGE_DELAY_MS: a cost, never a stale copy. A job asks
+// (jobs/cacheBackstop.ts); in a cluster the bus's invalidations come sooner, and this is
+// the backstop should one be missed.
+let postgresVersion = 0;
+let walPosition = "";
+
+/** PostgreSQL only: looks whether anything was committed since the last look. */
+export async function checkForExternalChanges(): Promise<void> {
+  if (dialect() !== "postgres" || writer === null) return;
+  const source = writer;
+  const [[position]] = await sqlValues<[string]>(source, sql`SELECT pg_current_wal_insert_lsn()::text`);
+  if (writer === source && position !== walPosition) {
+    walPosition = position;
+    postgresVersion++;
+  }
+}
+
+/** What another node told us it changed (the bus): every copy is reloaded. */
+export function changedElsewhere() {
+  postgresVersion++;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { dialect } from "../db/dialect";
 import { startScheduledBackups } from "./backups";
+import { startCacheBackstop } from "./cacheBackstop";
 import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
@@ -28,6 +29,7 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   stops.push(startSessionExpiry());
   stops.push(startFullMemberPromotion());
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
+  stops.push(startCacheBackstop());
   // SQLite's own upkeep: its backups of the data dir, WAL checkpoints and FTS5 merges.
   // PostgreSQL does its own (and is backed up with pg_dump).
   if (dialect() === "sqlite") {

@@ -6,6 +6,7 @@ import type { Params } from "./client";
 import { editServerDatabase } from "./inProcess";
 import { type Org, type Person, ok } from "./seed";
 import type { TestServer } from "./server";
+import { databaseUrlOf } from "./testDatabase";
 
 /** Channel test helpers: creating channels over HTTP and reading what the server stored. */
 
@@ -18,14 +19,31 @@ export async function subscribe(person: Person, names: string[], params: Params 
   return ok(await person.api.post("/users/me/subscriptions", { subscriptions: names.map((name) => ({ name })), ...params }));
 }
 
+function queryPostgres<T>(url: string, statement: string, params: Array<string | number>): T[] {
+  let n = 0;
+  const inlined = statement.replace(/\?/g, () => {
+    const value = params[n++];
+    return typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+  });
+  const result = Bun.spawnSync(["psql", url, "-v", "ON_ERROR_STOP=1", "-Atqc", `SELECT coalesce(json_agg(row), '[]') FROM (${inlined}) row`], { stderr: "pipe", stdout: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`psql failed on ${inlined}: ${result.stderr.toString()}`);
+  return JSON.parse(result.stdout.toString(), (_key, value) => (value === true ? 1 : value === false ? 0 : value)) as T[];
+}
+
 /** Creates a channel as `creator` (who is subscribed unless principals say otherwise) and returns its ID. */
 export async function createChannel(org: Org, creator: Person, params: Params = {}, name = uniqueName()): Promise<number> {
   await subscribe(creator, [name], params);
   return channelId(org.server, name);
 }
 
-/** Reads the server's database directly (read-only), for what no endpoint shows. */
-export function queryServer<T>(server: TestServer, statement: string, ...params: Array<string | number>): T[] {
+/**
+ * Reads the server's database directly (read-only), for what no endpoint shows. On PostgreSQL
+ * (testDatabase.ts) the rows come back as SQLite gives them: booleans as 1 or 0.
+ */
+export function queryServer<T>(server: TestServer, statement: string | { sqlite: string; postgres: string }, ...params: Array<string | number>): T[] {
+  const postgresUrl = databaseUrlOf(server.dataDir);
+  if (postgresUrl !== undefined) return queryPostgres<T>(postgresUrl, typeof statement === "string" ? statement : statement.postgres, params);
+  if (typeof statement !== "string") statement = statement.sqlite;
   const sqlite = new Database(join(server.dataDir, DATABASE_FILE), { readonly: true });
   try {
     return sqlite.query(statement).all(...params) as T[];
@@ -41,7 +59,7 @@ export function channelId(server: TestServer, name: string): number {
 }
 
 export const channelCount = (server: TestServer) => queryServer<{ n: number }>(server, "SELECT count(*) AS n FROM channels")[0].n;
-export const subscriptionCount = (server: TestServer) => queryServer<{ n: number }>(server, "SELECT count(*) AS n FROM subscriptions WHERE active = 1")[0].n;
+export const subscriptionCount = (server: TestServer) => queryServer<{ n: number }>(server, "SELECT count(*) AS n FROM subscriptions WHERE active")[0].n;
 
 /** Runs a refused attempt and checks it created no channel and changed no subscription count. */
 export async function expectNoChannelChange(server: TestServer, attempt: () => Promise<void>) {
@@ -52,17 +70,18 @@ export async function expectNoChannelChange(server: TestServer, attempt: () => P
 }
 
 export function systemGroupId(server: TestServer, name: string): number {
-  return queryServer<{ id: number }>(server, "SELECT id FROM user_groups WHERE name = ? AND is_system_group = 1", name)[0].id;
+  return queryServer<{ id: number }>(server, "SELECT id FROM user_groups WHERE name = ? AND is_system_group", name)[0].id;
 }
 
 /** Sets one organization setting (stored as JSON in the realm row). */
 export function setRealmSetting(server: TestServer, name: string, value: unknown) {
-  editServerDatabase(server, "UPDATE realms SET settings = json_set(settings, ?, json(?))", `$.${name}`, JSON.stringify(value));
+  if (databaseUrlOf(server.dataDir)) editServerDatabase(server, "UPDATE realms SET settings = jsonb_set(settings, ?::text[], ?::jsonb)", `{${name}}`, JSON.stringify(value));
+  else editServerDatabase(server, "UPDATE realms SET settings = json_set(settings, ?, json(?))", `$.${name}`, JSON.stringify(value));
 }
 
 /** Creates a named user group with these direct members, straight in the database. */
 export function createUserGroup(server: TestServer, name: string, memberIds: number[], options: { deactivated?: boolean } = {}): number {
-  editServerDatabase(server, "INSERT INTO user_groups (name, description, is_system_group, deactivated) VALUES (?, '', 0, ?)", name, options.deactivated ? 1 : 0);
+  editServerDatabase(server, "INSERT INTO user_groups (name, description, is_system_group, deactivated) VALUES (?, '', false, CAST(? AS boolean))", name, options.deactivated ? 1 : 0);
   const id = queryServer<{ id: number }>(server, "SELECT id FROM user_groups WHERE name = ?", name)[0].id;
   for (const userId of memberIds) editServerDatabase(server, "INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)", id, userId);
   return id;

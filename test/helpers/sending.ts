@@ -3,6 +3,7 @@ import { queryServer } from "./channels";
 import { editServerDatabase } from "./inProcess";
 import { type Org, type Person, ok } from "./seed";
 import type { TestServer } from "./server";
+import { databaseUrlOf } from "./testDatabase";
 
 /** Helpers for tests of sending messages: sending, and reading what the server stored. */
 
@@ -64,5 +65,6 @@ export async function createMembers(org: Org, count: number): Promise<Person[]> 
 
 /** Sets one of a user's settings straight in the database. */
 export function setUserSetting(server: TestServer, userId: number, name: string, value: unknown) {
-  editServerDatabase(server, "UPDATE users SET settings = json_set(settings, ?, json(?)) WHERE id = ?", `$.${name}`, JSON.stringify(value), userId);
+  if (databaseUrlOf(server.dataDir)) editServerDatabase(server, "UPDATE users SET settings = jsonb_set(settings, ?::text[], ?::jsonb) WHERE id = ?", `{${name}}`, JSON.stringify(value), userId);
+  else editServerDatabase(server, "UPDATE users SET settings = json_set(settings, ?, json(?)) WHERE id = ?", `$.${name}`, JSON.stringify(value), userId);
 }
