@@ -9,6 +9,12 @@ export interface Config {
   databaseUrl: string | null;
   /** Where uploaded files live when not in the data dir: a directory every node of a cluster shares. */
   filesDir: string | null;
+  /** The cluster's NATS JetStream bus (nats://...); null for a single process. */
+  busUrl: string | null;
+  /** This node's name in a cluster, unique among its nodes. */
+  nodeId: string | null;
+  /** Where the other nodes reach this one; by default http://127.0.0.1:PORT. */
+  nodeUrl: string | null;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -228,6 +234,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     dataDir: env("PARLEY_DATA_DIR") || "./data",
     databaseUrl: env("PARLEY_DATABASE_URL") || null,
     filesDir: env("PARLEY_FILES_DIR") || null,
+    busUrl: env("PARLEY_BUS_URL") || null,
+    nodeId: env("PARLEY_NODE_ID") || null,
+    nodeUrl: env("PARLEY_NODE_URL") || null,
     host: env("PARLEY_HOST") || "0.0.0.0",
     port: intFromEnv("PARLEY_PORT", 8080),
     logLevel: level,
@@ -281,6 +290,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   };
   config.dataDir = resolve(config.dataDir);
   if (config.filesDir) config.filesDir = resolve(config.filesDir);
+  if (config.busUrl !== null) {
+    if (config.databaseUrl === null) throw new ConfigError("A cluster (PARLEY_BUS_URL) needs its nodes to share a PostgreSQL database: set PARLEY_DATABASE_URL too.");
+    if (!/^nats:\/\//.test(config.busUrl)) throw new ConfigError(`PARLEY_BUS_URL must be a NATS URL (nats://HOST:PORT), got '${config.busUrl}'.`);
+    if (config.nodeId === null || !/^[A-Za-z0-9_-]{1,40}$/.test(config.nodeId)) throw new ConfigError("A cluster's nodes each need a name: set PARLEY_NODE_ID to 1-40 letters, digits, '-' or '_', different on every node.");
+  }
   if (config.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     throw new ConfigError(`PARLEY_DATABASE_URL must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE), got '${config.databaseUrl.replace(/:[^:@/]*@/, ":***@")}'. Leave it unset for SQLite in the data directory.`);
   }

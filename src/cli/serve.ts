@@ -4,6 +4,8 @@ import { createApp, startBackground } from "../app";
 import { loadConfig } from "../config";
 import { closeDatabase } from "../db/client";
 import { openStore } from "../db/open";
+import { type ClusterNode, joinCluster } from "../cluster/node";
+import { DuplicateNodeError } from "../cluster/membership";
 import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
@@ -103,6 +105,19 @@ export async function runServe(args: string[]): Promise<number> {
   });
   const server = app.server!;
   trustForwardedHeaders({ server, proxies: config.trustedProxies });
+  let cluster: ClusterNode | null = null;
+  if (config.busUrl) {
+    try {
+      cluster = await joinCluster({ busUrl: config.busUrl, nodeId: config.nodeId!, nodeUrl: config.nodeUrl ?? `${scheme}://127.0.0.1:${server.port}` });
+    } catch (error) {
+      await app.stop(true);
+      await background.stop();
+      await closeDatabase();
+      if (error instanceof DuplicateNodeError) throw new CommandError(error.message);
+      throw error;
+    }
+    log.info(`Node '${config.nodeId}' joined the cluster on ${config.busUrl} (${cluster.membership.liveNodes().length} node(s) live)`);
+  }
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
   await background.announced;
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
@@ -115,6 +130,7 @@ export async function runServe(args: string[]): Promise<number> {
 
   await stopRequested;
   await app.stop(true);
+  await cluster?.stop();
   await background.stop();
   await closeDatabase();
   log.info("Stopped cleanly");

@@ -3,6 +3,7 @@ import { cacheEpoch, transactionEnded } from "./caches";
 import { noteWriteFailure, noteWriteSucceeded } from "./diskSpace";
 import { type Handle, openHandle, transactionOf } from "./handles";
 import { dialect } from "./dialect";
+import { appendToEventLog, encodeBatch, type LoggedBatch } from "./eventLog";
 import { postgresClientOf } from "./postgresConnection";
 import { indexInsertedMessages } from "./searchIndex";
 import type { Emitted, Reader, SendTx, Tx, TransactionKind, UpkeepTx } from "./types";
@@ -28,11 +29,23 @@ import { Turns } from "./turns";
  * while the writer still holds its turn (awaited if it returns a Promise), so the next
  * transaction's events cannot overtake these.
  */
-type CommitListener = (emitted: Emitted[]) => void | Promise<void>;
+type CommitListener = (emitted: Emitted[], logged?: LoggedBatch) => void | Promise<void>;
 let commitListener: CommitListener | null = null;
 
 export function onCommit(listener: CommitListener) {
   commitListener = listener;
+}
+
+/**
+ * In a cluster, this node's name: every write transaction then appends its events to the event
+ * log (db/eventLog.ts) before its COMMIT, and the commit listener gets the row with them. A
+ * write() that may change what caches hold logs a row even without events, so that other nodes
+ * drop their copies. Null (one process): nothing is logged.
+ */
+let loggingNode: string | null = null;
+
+export function logEventsAs(node: string | null) {
+  loggingNode = node;
 }
 
 let messagesCommitted = 0;
@@ -83,6 +96,7 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
   const handle = openHandle(connection, kind, (one) => emitted.push(one)) as unknown as SendTx;
   let committed = false;
   let value: T;
+  let logged: LoggedBatch | undefined;
   try {
     const begun = beginWrite(connection);
     if (begun) await begun;
@@ -90,6 +104,10 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
       const result = change(handle);
       value = result instanceof Promise ? await result : result;
       indexInsertedMessages(handle);
+      if (loggingNode !== null && (emitted.length > 0 || kind === "write")) {
+        const batch = encodeBatch(emitted);
+        logged = { id: await appendToEventLog(handle, loggingNode, kind === "write", batch), node: loggingNode, invalidates: kind === "write", batch };
+      }
       const done = finish(connection, "COMMIT");
       if (done) await done;
       committed = true;
@@ -106,8 +124,8 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
     closeHandle(handle, kind, committed);
   }
   // Still the writer's turn: the next transaction's events cannot overtake these.
-  if (emitted.length > 0) {
-    const delivered = afterCommit(emitted);
+  if (emitted.length > 0 || logged) {
+    const delivered = afterCommit(emitted, logged);
     if (delivered instanceof Promise) await delivered;
   }
   for (const then of transactionOf(handle)!.committed) then();

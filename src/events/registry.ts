@@ -201,7 +201,7 @@ function makeRoomFor(userId: number) {
  * and its client gets BAD_EVENT_QUEUE_ID as after idle collection, then registers again.
  */
 export function createQueue(userId: number, spec: QueueSpec): string {
-  const queue = new EventQueue(crypto.randomUUID(), userId, spec, Date.now());
+  const queue = new EventQueue(queueIdPrefix + crypto.randomUUID(), userId, spec, Date.now());
   makeRoomFor(userId);
   addQueue(queue);
   return queue.id;
@@ -229,7 +229,15 @@ function accessQueue(queueId: string, userId: number): EventQueue {
  * the COMMIT, while publish awaits its reads, is safe: its state has the change.)
  */
 export function hasEventQueue(userId: number): boolean {
-  return queuesByUser.has(userId);
+  // In a cluster the user's queues may be on another node: assume they have one.
+  return queueIdPrefix !== "" || queuesByUser.has(userId);
+}
+
+/** In a cluster, queue IDs begin with the node's name and a colon, so a request for one can be sent where it lives. */
+let queueIdPrefix = "";
+
+export function useQueueIdPrefix(prefix: string) {
+  queueIdPrefix = prefix;
 }
 
 /**

@@ -8,6 +8,11 @@ import { eventsAnswer } from "../events/answer";
 import { acceptsGzip } from "../http/gzipSplice";
 import { deleteQueue, fetchEvents } from "../events/registry";
 import { ignoredParameters } from "../http/conventions";
+import { forward, queueTarget, registerTarget } from "../cluster/forwarding";
+import { ApiError } from "../http/errors";
+
+/** As the registry answers for a queue it does not have (the client registers again). */
+const badQueueId = (queueId: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 const EventTypes = t.ArrayString(t.String({ maxLength: 100 }), { maxItems: 500 });
 
@@ -53,6 +58,12 @@ export const eventQueueRoutes = new Elysia()
       const context = { request, server, set };
       const caller = await checkedCredentials(context, () => callerOrSpectator(request));
       limitRegistration(context, caller);
+      const home = caller ? registerTarget(request, caller.id) : null;
+      if (home) {
+        const answer = await forward(request, home, body);
+        if (answer) return answer;
+        // That node is going away: serve here; the client's queue lives here until it re-registers.
+      }
       return success(await register(caller, body));
     },
     { body: RegisterParams },
@@ -60,6 +71,12 @@ export const eventQueueRoutes = new Elysia()
   .get(
     "/events",
     async ({ user, query, request }) => {
+      const home = queueTarget(request, query.queue_id);
+      if (home !== "here") {
+        const answer = home === "gone" ? null : await forward(request, home);
+        if (answer) return answer;
+        throw badQueueId(query.queue_id);
+      }
       const events = await fetchEvents(query.queue_id, user.id, { lastEventId: query.last_event_id, dontBlock: query.dont_block ?? false, signal: request.signal });
       const ignored = ignoredParameters(request, query);
       const extra = ignored.length > 0 ? { queue_id: query.queue_id, ignored_parameters_unsupported: ignored } : { queue_id: query.queue_id };
@@ -73,7 +90,13 @@ export const eventQueueRoutes = new Elysia()
   )
   .delete(
     "/events",
-    ({ user, body }) => {
+    async ({ user, body, request }) => {
+      const home = queueTarget(request, body.queue_id);
+      if (home !== "here") {
+        const answer = home === "gone" ? null : await forward(request, home, body);
+        if (answer) return answer;
+        throw badQueueId(body.queue_id);
+      }
       deleteQueue(body.queue_id, user.id);
       return success();
     },

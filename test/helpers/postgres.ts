@@ -82,7 +82,7 @@ function tail(stream: ReadableStream<Uint8Array>, limit = 16_000): () => string 
 }
 
 /** Starts a throwaway PostgreSQL and waits until it accepts connections. */
-export async function startPostgres(): Promise<ThrowawayPostgres> {
+export async function startPostgres(settings: Record<string, string> = {}): Promise<ThrowawayPostgres> {
   if (POSTGRES_UNAVAILABLE) throw new Error(`cannot start PostgreSQL: ${POSTGRES_UNAVAILABLE}`);
   const bin = BIN!;
   // Owned by the postgres user when we are root; mkdtemp makes it 0700, as PostgreSQL requires.
@@ -114,6 +114,7 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       "-c", "fsync=off",
       "-c", "synchronous_commit=off",
       "-c", "full_page_writes=off",
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ]),
     { cwd: dir, stdout: "pipe", stderr: "pipe" },
   );

@@ -1,0 +1,163 @@
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { Kvm } from "@nats-io/kv";
+import { changedElsewhere } from "../db/caches";
+import { decodeBatch, eventLogAfter, type LoggedBatch, newestEventLogId, pruneEventLog } from "../db/eventLog";
+import { logEventsAs, onCommit, read, writeUpkeep } from "../db/transaction";
+import type { Emitted } from "../db/types";
+import { publish, useQueueIdPrefix } from "../events/registry";
+import { log } from "../log";
+import { DuplicateNodeError, Membership, MEMBERSHIP_BUCKET, MEMBERSHIP_TTL_MS } from "./membership";
+import { OrderedDelivery } from "./orderedDelivery";
+
+/**
+ * This process as one node of a cluster: several Parley processes on one PostgreSQL database,
+ * joined by a NATS JetStream bus (PARLEY_BUS_URL). What each node does:
+ *
+ * - Every write transaction's events go into the event log in the same transaction
+ *   (db/eventLog.ts) and, once committed, onto the bus (deduplicated by the row's ID). Every
+ *   node applies the log's rows in ID order, its own included (cluster/orderedDelivery.ts):
+ *   other nodes' changes drop its cached copies first, then the events go to its queues. A
+ *   node that dies between a COMMIT and its publish loses nothing: the others read the row from
+ *   the log when the next one shows the gap, or at the latest at the next look (CATCH_UP_MS).
+ * - Membership (cluster/membership.ts): who is alive, and on which node each user's queues live.
+ */
+
+const STREAM = "PARLEY_EVENTS";
+const SUBJECT = "parley.events";
+/** A row whose events are larger than this goes on the bus without them: nodes read it from the log. */
+const MAX_INLINE_CHARS = 512 * 1024;
+const GAP_WAIT_MS = 50;
+const CATCH_UP_MS = 1_000;
+const LOG_KEPT_SECONDS = 600;
+const PRUNE_EVERY_MS = 60_000;
+
+export interface ClusterOptions {
+  busUrl: string;
+  nodeId: string;
+  /** Where the other nodes reach this one (forwarded requests). */
+  nodeUrl: string;
+}
+
+export interface ClusterNode {
+  membership: Membership;
+  nodeId: string;
+  stop(): Promise<void>;
+}
+
+let current: ClusterNode | null = null;
+
+/** The running node, or null for a single process. */
+export const clusterNode = () => current;
+
+export async function joinCluster(options: ClusterOptions): Promise<ClusterNode> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: options.busUrl, name: `parley-${options.nodeId}`, maxReconnectAttempts: -1 });
+  } catch (error) {
+    throw new DuplicateNodeError(`Cannot reach the bus at ${options.busUrl}: ${(error as Error).message}`);
+  }
+  const kv = await new Kvm(nc).create(MEMBERSHIP_BUCKET, { ttl: MEMBERSHIP_TTL_MS, history: 1 });
+  const membership = new Membership(kv, options.nodeId, options.nodeUrl);
+  try {
+    await membership.join();
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+  const js = jetstream(nc);
+  await ensureStream(nc);
+
+  // Subscribed before the log's position is read, so nothing committed after it is missed.
+  const consumer = await js.consumers.get(STREAM, { deliver_policy: DeliverPolicy.New });
+  const messages = await consumer.consume();
+  const delivery = new OrderedDelivery(await read(newestEventLogId), {
+    fill: (after, before) => read((db) => eventLogAfter(db, after, before)),
+    apply: (row) => applyRow(row, options.nodeId),
+    gapWaitMs: GAP_WAIT_MS,
+    failed: (error) => log.error(`Applying the event log failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+  void (async () => {
+    for await (const message of messages) {
+      try {
+        const row = message.json<LoggedBatch & { batch: string | null }>();
+        if (row.batch === null) {
+          const [full] = await read((db) => eventLogAfter(db, row.id - 1, row.id + 1));
+          if (full) delivery.offer(full);
+        } else delivery.offer(row);
+      } catch (error) {
+        log.warn(`A bus message could not be read: ${(error as Error).message}`);
+      }
+    }
+  })();
+
+  useQueueIdPrefix(`${options.nodeId}:`);
+  logEventsAs(options.nodeId);
+  onCommit((_emitted, logged) => {
+    if (!logged) return;
+    void publishRow(js, logged);
+    return delivered(delivery, logged);
+  });
+
+  const catchUp = setInterval(() => {
+    read(newestEventLogId).then(
+      (newest) => delivery.catchUpTo(newest),
+      () => {},
+    );
+  }, CATCH_UP_MS);
+  catchUp.unref();
+  const prune = setInterval(() => void writeUpkeep((tx) => pruneEventLog(tx, LOG_KEPT_SECONDS)).catch(() => {}), PRUNE_EVERY_MS);
+  prune.unref();
+
+  current = {
+    membership,
+    nodeId: options.nodeId,
+    async stop() {
+      clearInterval(catchUp);
+      clearInterval(prune);
+      delivery.stop();
+      logEventsAs(null);
+      await membership.leave();
+      await nc.drain().catch(() => {});
+      current = null;
+    },
+  };
+  return current;
+}
+
+async function ensureStream(nc: NatsConnection) {
+  const jsm = await jetstreamManager(nc);
+  const config = { name: STREAM, subjects: [SUBJECT], duplicate_window: 120 * 1e9, max_age: LOG_KEPT_SECONDS * 1e9 };
+  try {
+    await jsm.streams.info(STREAM);
+  } catch {
+    await jsm.streams.add(config).catch(async (error: unknown) => {
+      // Two nodes starting together: the other made it.
+      await jsm.streams.info(STREAM).catch(() => {
+        throw error;
+      });
+    });
+  }
+}
+
+async function publishRow(js: JetStreamClient, row: LoggedBatch) {
+  const inline = row.batch.length <= MAX_INLINE_CHARS;
+  try {
+    await js.publish(SUBJECT, JSON.stringify(inline ? row : { ...row, batch: null }), { msgID: `event-log-${row.id}` });
+  } catch (error) {
+    // The others read it from the log (at the next gap, or the next catch-up).
+    log.warn(`Publishing event log row ${row.id} failed: ${(error as Error).message}`);
+  }
+}
+
+/** Resolves once this node has applied its own row: a write's events reach its queues before the write returns, as in one process. */
+function delivered(delivery: OrderedDelivery, row: LoggedBatch): Promise<void> {
+  delivery.offer(row);
+  return delivery.whenApplied(row.id);
+}
+
+async function applyRow(row: LoggedBatch, self: string) {
+  if (row.node !== self && row.invalidates) changedElsewhere();
+  const batch: Emitted[] = decodeBatch(row.batch);
+  if (batch.length > 0) await publish(batch);
+}
