@@ -11,6 +11,9 @@ import { clusterNode } from "./node";
 
 const FORWARDED = "x-parley-forwarded";
 
+/** Resolves once this node has applied every event committed so far (at once outside a cluster). */
+export const caughtUp = (): Promise<void> | undefined => clusterNode()?.caughtUp();
+
 /** Where a register for `userId` belongs: null for here. */
 export function registerTarget(request: Request, userId: number): string | null {
   const node = clusterNode();

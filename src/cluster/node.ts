@@ -31,6 +31,8 @@ const GAP_WAIT_MS = 50;
 const CATCH_UP_MS = 1_000;
 const LOG_KEPT_SECONDS = 600;
 const PRUNE_EVERY_MS = 60_000;
+/** How long a write waits for another node to confirm it applied the write's invalidation. */
+const CONFIRM_TIMEOUT_MS = 2_000;
 
 export interface ClusterOptions {
   busUrl: string;
@@ -42,6 +44,11 @@ export interface ClusterOptions {
 export interface ClusterNode {
   membership: Membership;
   nodeId: string;
+  /**
+   * Resolves once this node has applied every row committed so far. A register waits for it: a
+   * queue must start where its state was read, or it would get again what its state already has.
+   */
+  caughtUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,10 +100,27 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
 
   useQueueIdPrefix(`${options.nodeId}:`);
   logEventsAs(options.nodeId);
-  onCommit((_emitted, logged) => {
+  // Asked by a node that wrote something that changes what others keep cached: answers once
+  // this node has applied that row (and so dropped its copies).
+  const catchUpRequests = nc.subscribe(`parley.caught-up.${options.nodeId}`, {
+    callback: (error, message) => {
+      if (error) return;
+      const id = Number(message.string());
+      delivery.catchUpTo(id);
+      void delivery.whenApplied(id).then(() => message.respond(""));
+    },
+  });
+  onCommit(async (_emitted, logged) => {
     if (!logged) return;
     void publishRow(js, logged);
-    return delivered(delivery, logged);
+    await delivered(delivery, logged);
+    // A change that may alter permissions or subscriptions holds on every node before the
+    // write returns: each live node is asked to confirm it has applied it (a node that does not
+    // answer in time is taken for dead; the backstop covers it should it not be).
+    if (logged.invalidates) {
+      const others = membership.liveNodes().filter((node) => node !== options.nodeId);
+      await Promise.all(others.map((node) => nc.request(`parley.caught-up.${node}`, String(logged.id), { timeout: CONFIRM_TIMEOUT_MS }).catch(() => {})));
+    }
   });
 
   const catchUp = setInterval(() => {
@@ -112,9 +136,15 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   current = {
     membership,
     nodeId: options.nodeId,
+    caughtUp: async () => {
+      const newest = await read(newestEventLogId);
+      delivery.catchUpTo(newest);
+      await delivery.whenApplied(newest);
+    },
     async stop() {
       clearInterval(catchUp);
       clearInterval(prune);
+      catchUpRequests.unsubscribe();
       delivery.stop();
       logEventsAs(null);
       await membership.leave();

@@ -30,8 +30,8 @@ export const knownMigrations = (): string[] => MIGRATIONS.map((migration) => mig
  * Null when this build knows every migration applied; otherwise why it must not touch the
  * database (`what` names it: "This database", "The backup …"), naming the version needed.
  */
-export function newerSchemaProblem(applied: AppliedMigration[], what: string): string | null {
-  const known = new Set(knownMigrations());
+export function newerSchemaProblem(applied: AppliedMigration[], what: string, knownTags: string[] = knownMigrations()): string | null {
+  const known = new Set(knownTags);
   const unknown = applied.filter((migration) => !known.has(migration.tag));
   if (unknown.length === 0) return null;
   const newest = unknown.map((migration) => migration.tag).sort().at(-1);

@@ -35,11 +35,16 @@ export async function openPostgresDatabase(url: string, dataDir: string, options
   const pool = new SQL({ url, bigint: true, max: 2, idleTimeout: 0, connectionTimeout: 10 });
   let writer: PostgresClient | undefined;
   let reader: PostgresClient | undefined;
+  // The pool waits for reserved connections to be released before it closes.
+  const closePool = async () => {
+    for (const reserved of [writer, reader]) (reserved as unknown as { release?: () => void } | undefined)?.release?.();
+    await pool.close({ timeout: 5 });
+  };
   try {
     writer = withNumbers((await pool.reserve()) as unknown as PostgresClient);
     reader = withNumbers((await pool.reserve()) as unknown as PostgresClient);
   } catch (error) {
-    await pool.close().catch(() => {});
+    await closePool().catch(() => {});
     throw new DataDirError(`Cannot connect to the PostgreSQL database at ${redacted(url)}: ${(error as Error).message}`);
   }
   let created: Created = null;
@@ -49,7 +54,7 @@ export async function openPostgresDatabase(url: string, dataDir: string, options
     if (applied.fresh) created = "database";
     else if (applied.migrations.length > 0) upgrade = { backup: "", migrations: applied.migrations };
   } catch (error) {
-    await pool.close().catch(() => {});
+    await closePool().catch(() => {});
     throw error;
   }
   mkdirSync(dataDir, { recursive: true });
@@ -57,7 +62,7 @@ export async function openPostgresDatabase(url: string, dataDir: string, options
   useTablesOf("postgres");
   const connect = (client: PostgresClient) => drizzle({ client: client as never, schema: postgresTables }) as unknown as Db;
   adoptConnections({ writer: connect(writer), reader: connect(reader) }, async () => {
-    await pool.close({ timeout: 5 });
+    await closePool();
     useDialect("sqlite");
     useTablesOf("sqlite");
   });
@@ -95,7 +100,7 @@ async function migrate(client: PostgresClient, newInstall: "allow" | "refuse", u
       }
       await client.unsafe("CREATE TABLE parley_migrations (tag text PRIMARY KEY, applied_at bigint NOT NULL, parley_version text)");
     }
-    const problem = newerSchemaProblem(applied, "This database");
+    const problem = newerSchemaProblem(applied, "This database", POSTGRES_MIGRATIONS.map((migration) => migration.tag));
     if (problem) throw new NewerDatabaseError(problem);
     const done = new Set(applied.map((migration) => migration.tag));
     const pending = POSTGRES_MIGRATIONS.filter((migration) => !done.has(migration.tag));

@@ -33,7 +33,11 @@ export function positionalParameters(text: string): string {
 export function withNumbers<Client extends PostgresClient>(client: Client): Client {
   return new Proxy(client, {
     get(target, property, receiver) {
-      if (property !== "unsafe") return Reflect.get(target, property, receiver);
+      if (property !== "unsafe") {
+        const value: unknown = Reflect.get(target, property, receiver);
+        // Bun's native methods need the client itself as `this`.
+        return typeof value === "function" ? value.bind(target) : value;
+      }
       return (text: string, params?: unknown[]) => numbering(target.unsafe(text, params));
     },
   });

@@ -88,7 +88,7 @@ export async function writeCollecting<T>(change: (tx: Tx) => T | Promise<T>): Pr
   return { value, emitted };
 }
 
-const publish = (emitted: Emitted[]) => commitListener?.(emitted);
+const publish: CommitListener = (emitted, logged) => commitListener?.(emitted, logged);
 
 async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: SendTx) => T | Promise<T>, afterCommit: CommitListener): Promise<T> {
   const connection = writeConnection();

@@ -8,7 +8,7 @@ import { eventsAnswer } from "../events/answer";
 import { acceptsGzip } from "../http/gzipSplice";
 import { deleteQueue, fetchEvents } from "../events/registry";
 import { ignoredParameters } from "../http/conventions";
-import { forward, queueTarget, registerTarget } from "../cluster/forwarding";
+import { caughtUp, forward, queueTarget, registerTarget } from "../cluster/forwarding";
 import { ApiError } from "../http/errors";
 
 /** As the registry answers for a queue it does not have (the client registers again). */
@@ -64,6 +64,7 @@ export const eventQueueRoutes = new Elysia()
         if (answer) return answer;
         // That node is going away: serve here; the client's queue lives here until it re-registers.
       }
+      await caughtUp();
       return success(await register(caller, body));
     },
     { body: RegisterParams },
