@@ -6,6 +6,7 @@ import { SERVER_VERSION } from "../version";
 import { adoptConnections, writeConnection, type Db, DataDirError, type OpenedDatabase, type OpenOptions } from "./client";
 import type { Created } from "./dataDir";
 import { useDialect } from "./dialect";
+import { type LeadershipPool, releaseLeaderships, useLeadershipPool } from "./leadership";
 import { useFileStoreIn } from "./fileStore";
 import { newerSchemaProblem, NewerDatabaseError, UpgradeFailedError, type AppliedMigration } from "./migrate";
 import { POSTGRES_MIGRATIONS } from "./migrations.generated";
@@ -32,7 +33,9 @@ const MIGRATION_LOCK = 7_256_001;
 
 export async function openPostgresDatabase(url: string, dataDir: string, options: OpenOptions & { filesDir?: string | null } = {}): Promise<OpenedDatabase> {
   dataDir = resolve(dataDir);
-  const pool = new SQL({ url, bigint: true, max: 2, idleTimeout: 0, connectionTimeout: 10 });
+  // Two connections reserved for the process's life (writes, reads), and one for holding a
+  // lock while this node runs a one-at-a-time job (db/leadership.ts).
+  const pool = new SQL({ url, bigint: true, max: 3, idleTimeout: 0, connectionTimeout: 10 });
   let writer: PostgresClient | undefined;
   let reader: PostgresClient | undefined;
   // The pool waits for reserved connections to be released before it closes.
@@ -61,7 +64,10 @@ export async function openPostgresDatabase(url: string, dataDir: string, options
   useDialect("postgres");
   useTablesOf("postgres");
   const connect = (client: PostgresClient) => drizzle({ client: client as never, schema: postgresTables }) as unknown as Db;
+  useLeadershipPool(pool as unknown as LeadershipPool);
   adoptConnections({ writer: connect(writer), reader: connect(reader) }, async () => {
+    await releaseLeaderships();
+    useLeadershipPool(null);
     await closePool();
     useDialect("sqlite");
     useTablesOf("sqlite");

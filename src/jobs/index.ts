@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { dialect } from "../db/dialect";
 import { startScheduledBackups } from "./backups";
 import { startCacheBackstop } from "./cacheBackstop";
+import { whileLeading } from "./leader";
 import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
@@ -21,13 +22,17 @@ import { startSessionExpiry } from "./sessionExpiry";
  */
 export function startJobs(config: Config): { stop(): Promise<void>; announced: Promise<void> } {
   const stops: Array<() => void | Promise<void>> = [startQueueCollection(config.queueTimeoutSeconds)];
-  const outbox = startOutboxSender(config);
-  stops.push(outbox.stop);
-  stops.push(startInviteExpiry(config.inviteExpirySweepSeconds));
-  stops.push(startScheduledDelivery(config.scheduledCheckSeconds));
+  // Work that must happen once, not once per node: in a cluster, one node at a time runs it.
+  let announced: Promise<void> = Promise.resolve();
+  stops.push(
+    whileLeading(() => {
+      const outbox = startOutboxSender(config);
+      announced = outbox.announced;
+      const leaderStops = [outbox.stop, startInviteExpiry(config.inviteExpirySweepSeconds), startScheduledDelivery(config.scheduledCheckSeconds), startSessionExpiry(), startFullMemberPromotion()];
+      return async () => void (await Promise.all(leaderStops.map((stop) => stop())));
+    }),
+  );
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
-  stops.push(startSessionExpiry());
-  stops.push(startFullMemberPromotion());
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
   stops.push(startCacheBackstop());
   // SQLite's own upkeep: its backups of the data dir, WAL checkpoints and FTS5 merges.
@@ -40,7 +45,7 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   stops.push(startMemoryRelease(config.memoryReleaseSeconds));
   return {
     /** Resolves once what the jobs say at start (how e-mail goes out) has been said. */
-    announced: outbox.announced,
+    announced,
     /** Stops every timer; resolves when work already under way (a delivery) has ended. */
     async stop() {
       await Promise.all(stops.map((stop) => stop()));
