@@ -11,6 +11,7 @@ import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
 import m9 from "../../migrations/0009_brainy_arachne.sql" with { type: "text" };
 import p0 from "../../migrations/postgres/0000_init.sql" with { type: "text" };
 import p1 from "../../migrations/postgres/0001_cluster_event_log.sql" with { type: "text" };
+import p2 from "../../migrations/postgres/0002_messages_search.sql" with { type: "text" };
 
 /** SQLite's migrations, oldest first. */
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
 export const POSTGRES_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: p0 },
   { tag: "0001_cluster_event_log", sql: p1 },
+  { tag: "0002_messages_search", sql: p2 },
 ];

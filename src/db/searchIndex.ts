@@ -32,7 +32,9 @@ const indexRange = rawStatement<never, [number, number]>(
 export function indexInsertedMessages(tx: SendTx) {
   const state = transactionOf(tx)!;
   if (state.inserted === null) return;
-  // PostgreSQL's index is kept by PostgreSQL itself (a GIN index over the messages' text).
+  // PostgreSQL's index is kept by PostgreSQL itself: messages_search, a GIN index over an
+  // expression of each message's topic, content and recipient (migrations/postgres/0002), which
+  // follows inserts, edits, moves and deletions in the same transaction.
   if (dialect() === "postgres") return void (state.inserted = null);
   const { first, last } = state.inserted;
   state.inserted = null;
@@ -44,7 +46,9 @@ export function indexInsertedMessages(tx: SendTx) {
 // (automerge, at 4 segments on a level, and all at once at 16, crisismerge), which made a
 // random commit take 50 to 250 ms on a busy index. While the server runs, both wait for far
 // more segments than ever pile up, and jobs/searchIndexMerge.ts merges in small steps between
-// requests instead.
+// requests instead. PostgreSQL's GIN index merges its own way: new entries wait in a pending
+// list until autovacuum (or an insert that finds the list past gin_pending_list_limit) moves
+// them into the index. Nothing here steps in, so on PostgreSQL both do nothing.
 
 /** FTS5's defaults: merge some at this many segments on one level, all of them at the second. */
 const AUTOMATIC_MERGE_SEGMENTS = 4;

@@ -4,6 +4,7 @@ import { type Column, getTableName, is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { POSTGRES_SEARCH_OBJECTS } from "../../src/db/messageSearch";
 import * as pg from "../../src/db/postgres/tables";
 import { POSTGRES_AVAILABLE, POSTGRES_UNAVAILABLE, startPostgres, type ThrowawayPostgres } from "../helpers/postgres";
 
@@ -11,7 +12,9 @@ import { POSTGRES_AVAILABLE, POSTGRES_UNAVAILABLE, startPostgres, type Throwaway
  * PostgreSQL's migrations (migrations/postgres/, made by drizzle-kit from src/db/postgres/tables.ts)
  * applied in order to an empty throwaway PostgreSQL give exactly the schema tables.ts describes:
  * its tables, columns (type, nullability, identity, default), primary keys, unique constraints,
- * foreign keys and indexes, and nothing else but what PostgreSQL makes itself for those.
+ * foreign keys and indexes, and nothing else but what PostgreSQL makes itself for those, and the
+ * full-text search's index and functions, which a hand-written migration adds
+ * (POSTGRES_SEARCH_OBJECTS of db/messageSearch.ts).
  */
 
 if (!POSTGRES_AVAILABLE) console.warn(`migrations.test.ts (postgres): skipped, ${POSTGRES_UNAVAILABLE}`);
@@ -130,7 +133,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)("PostgreSQL migrations give the schema of s
     expect(sorted(actual)).toEqual(sorted(expected));
   });
 
-  test("the indexes are those of tables.ts, plus those PostgreSQL makes for primary keys and unique constraints", async () => {
+  test("the indexes are those of tables.ts and the search's, plus those PostgreSQL makes for primary keys and unique constraints", async () => {
     const rows: Array<{ table_name: string; name: string; is_unique: boolean; columns: string; predicate: string | null; constraint_type: string | null }> =
       await db`SELECT t.relname AS table_name, i.relname AS name, x.indisunique AS is_unique,
                  (SELECT string_agg(coalesce(a.attname, '(expression)'), ', ' ORDER BY k.n) FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, n)
@@ -152,7 +155,9 @@ describe.skipIf(!POSTGRES_AVAILABLE)("PostgreSQL migrations give the schema of s
         return `${table}: ${index.unique ? "unique index" : "index"} ${index.name} (${index.columns.map((column) => ("name" in column ? column.name : "(expression)")).join(", ")})${partial}`;
       }),
     );
-    expect(sorted(declared)).toEqual(sorted(expected));
+    // The search's GIN index, over an expression of the message's topic, content and recipient.
+    const search = POSTGRES_SEARCH_OBJECTS.indexes.map(({ table, name }) => `${table}: index ${name} ((expression))`);
+    expect(sorted(declared)).toEqual(sorted([...expected, ...search]));
     // Each constraint has its own index, and no other index is unaccounted for.
     const constraintCount = [...configs.values()].reduce(
       (sum, config) =>
@@ -160,6 +165,20 @@ describe.skipIf(!POSTGRES_AVAILABLE)("PostgreSQL migrations give the schema of s
       0,
     );
     expect(made.length).toBe(constraintCount);
+  });
+
+  test("the search's objects are its hand-written migration's, not the drizzle schema's; there are no other functions", async () => {
+    const schemaIndexes = [...configs.values()].flatMap((config) => config.indexes.map(({ config: index }) => index.name));
+    expect(POSTGRES_SEARCH_OBJECTS.indexes.filter(({ name }) => schemaIndexes.includes(name))).toEqual([]);
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+    const text = readFileSync(join(MIGRATIONS, `${journal.entries.find((entry) => entry.tag.endsWith("_messages_search"))!.tag}.sql`), "utf8");
+    for (const { table, name } of POSTGRES_SEARCH_OBJECTS.indexes) expect(text).toMatch(new RegExp(`CREATE INDEX ${name} ON ${table} USING gin`));
+    for (const name of POSTGRES_SEARCH_OBJECTS.functions) expect(text).toContain(`CREATE FUNCTION ${name}(`);
+    const rows: Array<{ name: string; volatility: string }> = await db`
+      SELECT p.proname AS name, p.provolatile AS volatility FROM pg_proc p JOIN pg_namespace ns ON ns.oid = p.pronamespace WHERE ns.nspname = 'public'`;
+    expect(sorted(rows.map((row) => row.name))).toEqual(sorted([...POSTGRES_SEARCH_OBJECTS.functions]));
+    // An index may only be over immutable functions.
+    expect(rows.filter((row) => row.volatility !== "i")).toEqual([]);
   });
 
   test("an identity key: an insert without an ID gets the next one, an insert with an ID keeps it", async () => {
