@@ -8,13 +8,14 @@ import { runHealth } from "./cli/health";
 import { runInit } from "./cli/init";
 import { runInvite } from "./cli/invite";
 import { runMailTest } from "./cli/mailTest";
+import { runMigrateToPostgres } from "./cli/migrateToPostgres";
 import { runServe } from "./cli/serve";
 import { CommandError, UsageError } from "./cli/errors";
 import { MAIN_USAGE, usageOf } from "./cli/usage";
 import { log } from "./log";
 import { SERVER_VERSION } from "./version";
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite, health: runHealth, backup: runBackup, restore: runRestore };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { "migrate-to-postgres": runMigrateToPostgres, serve: runServe, init: runInit, "mail-test": runMailTest, invite: runInvite, health: runHealth, backup: runBackup, restore: runRestore };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

@@ -13,6 +13,8 @@ Commands:
   backup    Write a backup of the data directory (safe while the server runs)
   restore   Restore a backup into a new data directory, after checking it
   health    Ask a running server whether it is healthy (exit 0) or not (exit 1)
+  migrate-to-postgres
+            Copy the data directory's database into PostgreSQL, for a cluster
   version   Print the version
   help      Show this help, or 'parley help COMMAND' for one command
 
@@ -158,7 +160,23 @@ Options:
   -h, --help          Show this help
 `;
 
-const USAGES: Record<string, string> = { backup: BACKUP_USAGE, restore: RESTORE_USAGE, serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE, health: HEALTH_USAGE };
+export const MIGRATE_TO_POSTGRES_USAGE = `Usage: parley migrate-to-postgres --data-dir DIR --database-url URL
+
+Copies a server's SQLite database (in its data directory) into an empty PostgreSQL database,
+the first step from one box to several nodes (docs/OPERATIONS.md, "From one box to three").
+Stop the server first. The copy is one transaction: it shows its progress, checks every
+table's row count and a SHA-256 checksum of its rows on both sides, and commits only if all
+match. A target that already holds data is refused, changing nothing. Uploaded files stay
+in the data directory.
+
+Options:
+  --data-dir DIR        The SQLite server's data directory (env PARLEY_DATA_DIR)
+  --database-url URL    postgres://USER:PASSWORD@HOST:PORT/DATABASE, an empty database
+                        (env PARLEY_DATABASE_URL)
+  -h, --help            Show this help
+`;
+
+const USAGES: Record<string, string> = { "migrate-to-postgres": MIGRATE_TO_POSTGRES_USAGE, backup: BACKUP_USAGE, restore: RESTORE_USAGE, serve: SERVE_USAGE, init: INIT_USAGE, "mail-test": MAIL_TEST_USAGE, invite: INVITE_USAGE, health: HEALTH_USAGE };
 
 /** The help text of one command, or undefined for a command that does not exist. */
 export const usageOf = (command: string): string | undefined => USAGES[command];

@@ -3,7 +3,7 @@ import type { Emitted } from "./types";
 import { runSql, sqlValues } from "./rawSql";
 
 /**
- * The cluster's event log (PostgreSQL only; table parley_event_log, a hand-written migration):
+ * The cluster's event log (PostgreSQL only; table parley_cluster.event_log, a hand-written migration):
  * every write transaction's events, appended in the same transaction just before it commits.
  * Writes take turns across nodes (an advisory lock, db/transaction.ts), so IDs follow commit
  * order, and a row's ID being visible means every smaller ID has committed or rolled back. It
@@ -22,7 +22,7 @@ export interface LoggedBatch {
 }
 
 export async function appendToEventLog(tx: object, node: string, invalidates: boolean, batch: string): Promise<number> {
-  const [[id]] = await sqlValues<[number]>(tx, sql`INSERT INTO parley_event_log (node, invalidates, batch, logged_at) VALUES (${node}, ${invalidates}, ${batch}, ${Math.floor(Date.now() / 1000)}) RETURNING id`);
+  const [[id]] = await sqlValues<[number]>(tx, sql`INSERT INTO parley_cluster.event_log (node, invalidates, batch, logged_at) VALUES (${node}, ${invalidates}, ${batch}, ${Math.floor(Date.now() / 1000)}) RETURNING id`);
   return id;
 }
 
@@ -30,20 +30,20 @@ export async function appendToEventLog(tx: object, node: string, invalidates: bo
 export async function eventLogAfter(db: object, afterId: number, beforeId: number | null, limit = 1000): Promise<LoggedBatch[]> {
   const rows = await sqlValues<[number, string, boolean, string]>(
     db,
-    sql`SELECT id, node, invalidates, batch FROM parley_event_log WHERE id > ${afterId} ${beforeId === null ? sql`` : sql`AND id < ${beforeId}`} ORDER BY id LIMIT ${limit}`,
+    sql`SELECT id, node, invalidates, batch FROM parley_cluster.event_log WHERE id > ${afterId} ${beforeId === null ? sql`` : sql`AND id < ${beforeId}`} ORDER BY id LIMIT ${limit}`,
   );
   return rows.map(([id, node, invalidates, batch]) => ({ id, node, invalidates, batch }));
 }
 
 /** The newest row's ID (0 when there is none). */
 export async function newestEventLogId(db: object): Promise<number> {
-  const [[id]] = await sqlValues<[number | null]>(db, sql`SELECT max(id) FROM parley_event_log`);
+  const [[id]] = await sqlValues<[number | null]>(db, sql`SELECT max(id) FROM parley_cluster.event_log`);
   return id ?? 0;
 }
 
 /** Drops rows older than `seconds`: nodes read the log only to fill a gap of a moment, or at start. */
 export async function pruneEventLog(tx: object, seconds: number) {
-  await runSql(tx, sql`DELETE FROM parley_event_log WHERE logged_at < ${Math.floor(Date.now() / 1000) - seconds}`);
+  await runSql(tx, sql`DELETE FROM parley_cluster.event_log WHERE logged_at < ${Math.floor(Date.now() / 1000) - seconds}`);
 }
 
 // Events hold Maps and Sets (DeliveryOptions): written as tagged arrays, read back as such.

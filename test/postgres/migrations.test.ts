@@ -69,6 +69,12 @@ describe.skipIf(!POSTGRES_AVAILABLE)("PostgreSQL migrations give the schema of s
     expect(migrationFiles().length).toBeGreaterThan(0);
   });
 
+  test("the cluster's event log is in a schema of its own (db/eventLog.ts), outside the data tables", async () => {
+    const rows: Array<{ column_name: string; data_type: string }> = await db`
+      SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'parley_cluster' AND table_name = 'event_log' ORDER BY ordinal_position`;
+    expect(rows.map((row) => `${row.column_name} ${row.data_type}`)).toEqual(["id bigint", "node text", "invalidates boolean", "batch text", "logged_at bigint"]);
+  });
+
   test("the tables are those of tables.ts, and no others", async () => {
     const rows: Array<{ table_name: string }> = await db`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;

@@ -245,7 +245,8 @@ describe("layers", () => {
   test("db/ modules take their tables from db/tables.ts, which decides the dialect; only it and the schemas reach the dialects' table files", () => {
     const dialectFile = (file: string) => /^db\/(sqlite|postgres)\//.test(file);
     // schema.ts is SQLite's schema (drizzle-kit, the SQLite client); the PostgreSQL client hands its tables to drizzle the same way.
-    const reachers = new Set(["db/tables.ts", "db/schema.ts", "db/postgresClient.ts"]);
+    // copyToPostgres.ts reads one dialect's tables and writes the other's.
+    const reachers = new Set(["db/tables.ts", "db/schema.ts", "db/postgresClient.ts", "db/copyToPostgres.ts"]);
     const reaching = ofSrc.filter((i) => dialectFile(i.target!.file) && !dialectFile(i.file) && !reachers.has(i.file));
     expect(reaching.map(describeImport)).toEqual([]);
     const defining = files.filter((file) => !dialectFile(relative(SRC, file)) && /\b(sqliteTable|pgTable)\(/.test(readFileSync(file, "utf8")));

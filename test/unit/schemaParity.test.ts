@@ -28,7 +28,7 @@ function pgTypeFor(column: Column): { sqlType: string; columnType: string } | un
     case "SQLiteBoolean":
       return { sqlType: "boolean", columnType: "PgBoolean" };
     case "SQLiteTextJson":
-      return { sqlType: "jsonb", columnType: "PgJsonb" };
+      return { sqlType: "jsonb", columnType: "PgCustomColumn" }; // ../../src/db/postgres/columns.ts: jsonb handed to Bun as it is
     case "SQLiteText":
       return { sqlType: "text", columnType: "PgText" };
     case "SQLiteReal":
@@ -288,7 +288,7 @@ describe("the comparison finds differences (guards the test above)", () => {
     expect(tableDifferences(sqlite.drafts, altered)).toEqual([
       "drafts.id: AUTOINCREMENT in SQLite needs generatedByDefaultAsIdentity() in PostgreSQL, has no identity",
       'drafts.type: default none in SQLite, "stream" in PostgreSQL',
-      "drafts.to: SQLite's SQLiteTextJson should be jsonb (PgJsonb), is text (PgText)",
+      "drafts.to: SQLite's SQLiteTextJson should be jsonb (PgCustomColumn), is text (PgText)",
       "drafts.topic: NOT NULL in SQLite, nullable in PostgreSQL",
       "drafts: index drafts_user is (user_id, timestamp) in SQLite, (timestamp, user_id) in PostgreSQL",
     ]);
