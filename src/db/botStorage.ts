@@ -1,6 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Reader, Tx } from "./types";
 import { botStorage } from "./tables";
+import { dialect } from "./dialect";
+import { postgresTuples } from "./dialectSql";
+import { runSql } from "./rawSql";
 import { textList } from "./sqlLists";
 
 export type StorageEntry = { key: string; value: string };
@@ -28,8 +31,13 @@ export async function botStorageSize(db: Reader, botId: number, keys?: string[])
 /** Stores the entries, replacing what the keys held: one statement however many. */
 export async function putBotStorage(tx: Tx, botId: number, entries: StorageEntry[]) {
   if (entries.length === 0) return;
-  tx.run(sql`INSERT INTO bot_storage (bot_id, key, value)
-    SELECT ${botId}, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(entries.map(({ key, value }) => [key, value]))}) WHERE true
+  const json = JSON.stringify(entries.map(({ key, value }) => [key, value]));
+  const rows =
+    dialect() === "postgres"
+      ? sql`SELECT ${botId}::bigint, key, value FROM ${postgresTuples(json, [["key", "text"], ["value", "text"]])} t`
+      : sql`SELECT ${botId}, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${json})`;
+  await runSql(tx, sql`INSERT INTO bot_storage (bot_id, key, value)
+    ${rows} WHERE true
     ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value`);
 }
 

@@ -1,5 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { cacheChanged } from "./caches";
+import { dialect } from "./dialect";
+import { isFalse, isTrue, postgresTuples } from "./dialectSql";
+import { runSql, sqlValues } from "./rawSql";
 import { idList } from "./sqlLists";
 import type { Reader, SendTx, Tx } from "./types";
 import { channels, defaultChannels, subscriptions } from "./tables";
@@ -81,9 +84,9 @@ export async function subscriptionsOf(db: Reader, userIds: number[], channelIds:
 export async function activeSubscriberIds(db: Reader, channelIds?: number[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>((channelIds ?? []).map((id) => [id, []]));
   if (channelIds && channelIds.length === 0) return result;
-  const deactivated = new Set(db.values<[number]>(sql`SELECT id FROM users WHERE is_active = 0`).map(([id]) => id));
+  const deactivated = new Set((await sqlValues<[number]>(db, sql`SELECT id FROM users WHERE ${isFalse("is_active")}`)).map(([id]) => id));
   const filter = channelIds ? sql`AND channel_id IN ${idList(channelIds)}` : sql``;
-  const rows = db.values<[number, number]>(sql`SELECT channel_id, user_id FROM subscriptions WHERE active = 1 ${filter} ORDER BY channel_id, user_id`);
+  const rows = await sqlValues<[number, number]>(db, sql`SELECT channel_id, user_id FROM subscriptions WHERE ${isTrue("active")} ${filter} ORDER BY channel_id, user_id`);
   for (const [channelId, userId] of rows) {
     if (deactivated.has(userId)) continue;
     let list = result.get(channelId);
@@ -96,14 +99,22 @@ export async function activeSubscriberIds(db: Reader, channelIds?: number[]): Pr
 /** Colors a user already has, so a new subscription can pick one they do not use yet. */
 export async function usedColorsByUser(db: Reader, userIds: number[]): Promise<Map<number, Set<string>>> {
   const result = new Map<number, Set<string>>(userIds.map((id) => [id, new Set()]));
-  const rows = db.values<[number, string]>(sql`SELECT user_id, color FROM subscriptions WHERE user_id IN ${idList(userIds)}`);
+  const rows = await sqlValues<[number, string]>(db, sql`SELECT user_id, color FROM subscriptions WHERE user_id IN ${idList(userIds)}`);
   for (const [userId, color] of rows) result.get(userId)!.add(color);
   return result;
 }
 
-/** New subscriptions, many at once: one prepared statement, run per row. */
+/**
+ * New subscriptions, many at once: on SQLite one prepared statement, run per row; on PostgreSQL,
+ * where each statement is a round trip, one statement over the rows bound as one JSON parameter.
+ */
 export async function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscription, "userId" | "channelId" | "color">>) {
   if (rows.length === 0) return;
+  if (dialect() === "postgres") {
+    const json = JSON.stringify(rows.map((row) => [row.userId, row.channelId, row.color]));
+    const columns = [["user_id", "bigint"], ["channel_id", "bigint"], ["color", "text"]] as const;
+    return await runSql(tx, sql`INSERT INTO subscriptions (user_id, channel_id, color) SELECT user_id, channel_id, color FROM ${postgresTuples(json, columns)} t`);
+  }
   const insert = tx
     .insert(subscriptions)
     .values({ userId: sql.placeholder("userId"), channelId: sql.placeholder("channelId"), color: sql.placeholder("color") })
@@ -111,8 +122,14 @@ export async function insertSubscriptions(tx: Tx, rows: Array<Pick<NewSubscripti
   for (const row of rows) insert.run(row);
 }
 
+/** Sets these subscriptions active or not (SQLite: a prepared statement per pair; PostgreSQL: one statement, see insertSubscriptions). */
 export async function setSubscriptionsActive(tx: Tx, pairs: Array<{ userId: number; channelId: number }>, active: boolean) {
   if (pairs.length === 0) return;
+  if (dialect() === "postgres") {
+    const json = JSON.stringify(pairs.map((pair) => [pair.userId, pair.channelId]));
+    const pairRows = postgresTuples(json, [["user_id", "bigint"], ["channel_id", "bigint"]]);
+    return await runSql(tx, sql`UPDATE subscriptions SET active = ${active} WHERE (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows} t)`);
+  }
   const update = tx
     .update(subscriptions)
     .set({ active })

@@ -1,4 +1,5 @@
 import { inArray, sql } from "drizzle-orm";
+import { sqlRows } from "./rawSql";
 import type { Reader } from "./types";
 import { recipients } from "./tables";
 
@@ -15,34 +16,34 @@ import { recipients } from "./tables";
  * change. Each part is one index range lookup per period or conversation. Undefined when none.
  */
 export async function newestReceivedMessageId(db: Reader, userId: number): Promise<number | undefined> {
-  // db.all, not db.get: drizzle's get on raw SQL answers a bare array of values.
-  const [row] = db.all<{ newest: number | null }>(sql`
+  // PostgreSQL before 16 wants a name for every subquery in FROM (the t's here).
+  const [row] = await sqlRows<{ newest: number | null }>(db, sql`
     SELECT max(newest) AS newest FROM (
       SELECT (SELECT max(m.id) FROM messages m WHERE m.recipient_id = rc.id AND m.id > p.starts_after AND (p.ends_at IS NULL OR m.id <= p.ends_at)) AS newest
         FROM subscription_periods p JOIN recipients rc ON rc.channel_id = p.channel_id WHERE p.user_id = ${userId}
       UNION ALL SELECT (SELECT max(id) FROM messages WHERE recipient_id = ru.recipient_id) FROM recipient_users ru WHERE ru.user_id = ${userId}
       UNION ALL SELECT max(id) FROM messages WHERE sender_id = ${userId}
-    )`);
+    ) t`);
   return row?.newest ?? undefined;
 }
 
 /** The user's direct-message conversations that have messages, newest first, at most `limit`: each recipient ID with its newest message ID. */
 export async function recentDirectConversations(db: Reader, userId: number, limit: number): Promise<Array<{ id: number; newest: number }>> {
-  return db.all<{ id: number; newest: number }>(sql`
+  return await sqlRows<{ id: number; newest: number }>(db, sql`
     SELECT id, newest FROM (
       SELECT recipient_id AS id, (SELECT max(id) FROM messages WHERE recipient_id = ru.recipient_id) AS newest
       FROM recipient_users ru WHERE user_id = ${userId}
-    ) WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ${limit}`);
+    ) t WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ${limit}`);
 }
 
 /** The other members of each of the user's direct-message conversations, by recipient ID, in user ID order. */
 export async function otherMembersOfDirectConversations(db: Reader, userId: number): Promise<Array<{ recipientId: number; userId: number }>> {
-  return db
-    .all<{ recipient_id: number; user_id: number }>(sql`
+  return (
+    await sqlRows<{ recipient_id: number; user_id: number }>(db, sql`
       SELECT recipient_id, user_id FROM recipient_users
       WHERE recipient_id IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId}) AND user_id != ${userId}
       ORDER BY user_id`)
-    .map((row) => ({ recipientId: row.recipient_id, userId: row.user_id }));
+  ).map((row) => ({ recipientId: row.recipient_id, userId: row.user_id }));
 }
 
 /** Sorted participant IDs of these direct-message conversations, by recipient ID. */

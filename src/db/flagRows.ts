@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { Flag } from "./messages";
 import { clearBits, listUnread, type UnreadRow } from "./messageState";
+import { sqlValues } from "./rawSql";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 import { messageFlags, messages } from "./tables";
@@ -39,7 +40,7 @@ export async function clearReadBitsBetween(tx: Tx, userId: number, recipientId: 
 /** Read marks of these users (thousands, for a channel) in one conversation. */
 export async function readMarksOfUsers(db: Reader, recipientId: number, userIds: number[]): Promise<Map<number, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = db.values<[number, number]>(sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN ${idList(userIds)}`);
+  const rows = await sqlValues<[number, number]>(db, sql`SELECT user_id, read_up_to FROM read_marks WHERE recipient_id = ${recipientId} AND user_id IN ${idList(userIds)}`);
   return new Map(rows);
 }
 

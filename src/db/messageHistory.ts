@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { dialect } from "./dialect";
+import { sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
 import { type Message } from "./messages";
 import { prepared } from "./prepared";
@@ -12,8 +14,12 @@ import { messages, users } from "./tables";
  */
 
 // The history path's row fetches, compiled once: the query builder costs more per call than
-// these lookups take to run. Lists of IDs travel as one JSON parameter.
-const inJson = (column: typeof messages.id | typeof users.id) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+// these lookups take to run. Lists of IDs travel as one JSON parameter, read as db/sqlLists.ts
+// reads them; the condition is built when the query is compiled, once the dialect is known.
+const inJson = (column: typeof messages.id | typeof users.id) =>
+  dialect() === "postgres"
+    ? sql`${column} IN (SELECT jsonb_array_elements_text(${sql.placeholder("ids")}::text::jsonb)::bigint)`
+    : sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
 const messagesWithIds = prepared((db) => db.select().from(messages).where(inJson(messages.id)).prepare());
 const usersWithIds = prepared((db) => db.select().from(users).where(inJson(users.id)).prepare());
 
@@ -35,9 +41,9 @@ export interface MessagePageRows {
 
 export async function messagePageRows(db: Reader, list: Message[]): Promise<MessagePageRows> {
   const channelIds = [...new Set(list.flatMap((m) => (m.channelId === null ? [] : [m.channelId])))];
-  const channelNames = new Map(db.all<{ id: number; name: string }>(sql`SELECT id, name FROM channels WHERE id IN ${idList(channelIds)}`).map((row) => [row.id, row.name]));
+  const channelNames = new Map((await sqlRows<{ id: number; name: string }>(db, sql`SELECT id, name FROM channels WHERE id IN ${idList(channelIds)}`)).map((row) => [row.id, row.name]));
   const conversationIds = [...new Set(list.filter((m) => m.channelId === null).map((m) => m.recipientId))];
-  const members = db.all<{ recipient_id: number; user_id: number }>(sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN ${idList(conversationIds)}`);
+  const members = await sqlRows<{ recipient_id: number; user_id: number }>(db, sql`SELECT recipient_id, user_id FROM recipient_users WHERE recipient_id IN ${idList(conversationIds)}`);
   const userIds = [...new Set([...list.map((m) => m.senderId), ...members.map((row) => row.user_id)])];
   const usersById = new Map((await usersWithIds(db).all({ ids: JSON.stringify(userIds) })).map((user) => [user.id, user]));
   const participants = new Map<number, User[]>();

@@ -1,6 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { activeChannelIdsOfUser } from "./channels";
 import { Flag, type Message } from "./messages";
+import { dialect } from "./dialect";
+import { isTrue, larger, postgresTuples, sqlFalse, sqlTrue } from "./dialectSql";
+import { runSql, sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
 import type { Reader, Tx } from "./types";
 import { messageFlags, messages, readMarks, subscriptionPeriods } from "./tables";
@@ -17,15 +20,17 @@ export interface UserChannel {
 
 // Reads on the history path are SQL templates rather than the query builder, which costs
 // more to build than these indexed lookups take to run; lists travel as one JSON parameter (sqlLists.ts).
+// Where the dialects differ (JSON, booleans, max of two), SQLite's text is as it always was and
+// PostgreSQL's is built beside it (db/dialectSql.ts).
 
 /** The newest message ID, or 0 before the first message. */
 export async function maxMessageId(db: Reader): Promise<number> {
-  return db.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM messages`)[0]?.id ?? 0;
+  return (await sqlRows<{ id: number | null }>(db, sql`SELECT max(id) AS id FROM messages`))[0]?.id ?? 0;
 }
 
 export async function channelRecipientIds(db: Reader, channelIds: number[]): Promise<Map<number, number>> {
   if (channelIds.length === 0) return new Map();
-  const rows = db.all<{ id: number; channel_id: number }>(sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${idList(channelIds)}`);
+  const rows = await sqlRows<{ id: number; channel_id: number }>(db, sql`SELECT id, channel_id FROM recipients WHERE channel_id IN ${idList(channelIds)}`);
   return new Map(rows.map((row) => [row.channel_id, row.id]));
 }
 
@@ -34,21 +39,37 @@ export async function channelRecipientIds(db: Reader, channelIds: number[]): Pro
 // set-based statements over the pairs passed as one JSON parameter.
 
 const pairsJson = (pairs: UserChannel[]) => JSON.stringify(pairs.map(({ userId, channelId }) => [userId, channelId]));
-/** The pairs as rows (user_id, channel_id). */
+/** The pairs as rows (user_id, channel_id): a subquery, which PostgreSQL wants named where it is selected from. */
 const pairRows = (pairs: UserChannel[]) =>
-  sql`(SELECT json_extract(value, '$[0]') AS user_id, json_extract(value, '$[1]') AS channel_id FROM json_each(${pairsJson(pairs)}))`;
+  dialect() === "postgres"
+    ? postgresTuples(pairsJson(pairs), [["user_id", "bigint"], ["channel_id", "bigint"]])
+    : sql`(SELECT json_extract(value, '$[0]') AS user_id, json_extract(value, '$[1]') AS channel_id FROM json_each(${pairsJson(pairs)}))`;
 /**
  * The pairs with their channels' recipients (channels without one have no messages yet). CROSS
- * JOIN keeps the pairs the outer loop, each finding its recipient by index.
+ * JOIN keeps the pairs SQLite's outer loop, each finding its recipient by index; PostgreSQL's
+ * CROSS JOIN takes no ON, and its planner chooses the order itself.
  */
 const pairRecipients = (pairs: UserChannel[]) =>
-  sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p CROSS JOIN recipients r ON r.channel_id = p.channel_id)`;
+  dialect() === "postgres"
+    ? sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p JOIN recipients r ON r.channel_id = p.channel_id)`
+    : sql`(SELECT p.user_id AS user_id, r.id AS recipient_id FROM ${pairRows(pairs)} p CROSS JOIN recipients r ON r.channel_id = p.channel_id)`;
 
 /** Puts each pair's read mark at `upTo` at least; a mark never moves down. */
 async function raiseChannelMarks(db: Reader, pairs: UserChannel[], upTo: number) {
-  db.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
-    SELECT user_id, recipient_id, ${upTo} FROM ${pairRecipients(pairs)} WHERE true
-    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
+  await runSql(db, sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
+    SELECT user_id, recipient_id, ${bigintValue(upTo)} FROM ${pairRecipients(pairs)} pr WHERE true
+    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = ${higherMark()}`);
+}
+
+/**
+ * A read mark's new value on conflict: the higher of the stored and the proposed (the column
+ * named with its table: PostgreSQL's SET sees the proposed row too, as `excluded`).
+ */
+const higherMark = () => (dialect() === "postgres" ? larger(sql`read_marks.read_up_to`, sql`excluded.read_up_to`) : sql`max(read_up_to, excluded.read_up_to)`);
+
+/** An ID selected into an INSERT: PostgreSQL types a bare parameter in a SELECT list as text. */
+function bigintValue(value: number) {
+  return dialect() === "postgres" ? sql`${value}::bigint` : sql`${value}`;
 }
 
 /** Opens a period for each pair and puts its read mark at the newest message. */
@@ -56,8 +77,8 @@ export async function recordSubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
   const newest = await maxMessageId(tx);
   // Left and rejoined with no message in between: the same period goes on.
-  tx.run(sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
-    SELECT user_id, channel_id, ${newest}, NULL FROM ${pairRows(pairs)} WHERE true
+  await runSql(tx, sql`INSERT INTO subscription_periods (user_id, channel_id, starts_after, ends_at)
+    SELECT user_id, channel_id, ${bigintValue(newest)}, NULL FROM ${pairRows(pairs)} pr WHERE true
     ON CONFLICT (user_id, channel_id, starts_after) DO UPDATE SET ends_at = NULL`);
   await raiseChannelMarks(tx, pairs, newest);
 }
@@ -66,20 +87,20 @@ export async function recordSubscribed(tx: Tx, pairs: UserChannel[]) {
 export async function recordUnsubscribed(tx: Tx, pairs: UserChannel[]) {
   if (pairs.length === 0) return;
   const newest = await maxMessageId(tx);
-  tx.run(sql`UPDATE subscription_periods SET ends_at = ${newest}
-    WHERE ends_at IS NULL AND (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows(pairs)})`);
+  await runSql(tx, sql`UPDATE subscription_periods SET ends_at = ${newest}
+    WHERE ends_at IS NULL AND (user_id, channel_id) IN (SELECT user_id, channel_id FROM ${pairRows(pairs)} pr)`);
   await raiseChannelMarks(tx, pairs, newest);
   const bits = Flag.READ | Flag.UNREAD;
-  tx.run(sql`UPDATE message_flags SET flags = flags & ${~bits}
-    WHERE (flags & ${bits}) != 0 AND (user_id, recipient_id) IN (SELECT user_id, recipient_id FROM ${pairRecipients(pairs)})`);
-  tx.run(sql`DELETE FROM message_flags WHERE flags = 0 AND user_id IN (SELECT user_id FROM ${pairRows(pairs)})`);
+  await runSql(tx, sql`UPDATE message_flags SET flags = flags & ${~bits}
+    WHERE (flags & ${bits}) != 0 AND (user_id, recipient_id) IN (SELECT user_id, recipient_id FROM ${pairRecipients(pairs)} pr)`);
+  await runSql(tx, sql`DELETE FROM message_flags WHERE flags = 0 AND user_id IN (SELECT user_id FROM ${pairRows(pairs)} pr)`);
 }
 
 /** Per user, their unread messages in the channels of the pairs (what leaving them marks read). */
 export async function unreadInChannels(db: Reader, pairs: UserChannel[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>();
   if (pairs.length === 0) return result;
-  const rows = db.all<{ user_id: number; id: number }>(sql`
+  const rows = await sqlRows<{ user_id: number; id: number }>(db, sql`
     SELECT c.user_id, m.id FROM ${pairRecipients(pairs)} c
       JOIN messages m ON m.recipient_id = c.recipient_id
         AND m.id > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = c.user_id AND recipient_id = c.recipient_id), 0)
@@ -97,12 +118,13 @@ export async function unreadInChannels(db: Reader, pairs: UserChannel[]): Promis
 export async function raiseMark(tx: Tx, userId: number, recipientId: number, upTo: number) {
   await tx.insert(readMarks)
     .values({ userId, recipientId, readUpTo: upTo })
-    .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } });
+    .onConflictDoUpdate({ target: [readMarks.userId, readMarks.recipientId], set: { readUpTo: dialect() === "postgres" ? larger(sql`${readMarks.readUpTo}`, sql`excluded.read_up_to`) : sql`max(${readMarks.readUpTo}, excluded.read_up_to)` } });
 }
 
 export async function marksOf(db: Reader, userId: number, recipientIds: number[]): Promise<Map<number, number>> {
   if (recipientIds.length === 0) return new Map();
-  const rows = db.all<{ recipient_id: number; read_up_to: number }>(
+  const rows = await sqlRows<{ recipient_id: number; read_up_to: number }>(
+    db,
     sql`SELECT recipient_id, read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id IN ${idList(recipientIds)}`,
   );
   return new Map(rows.map((row) => [row.recipient_id, row.read_up_to]));
@@ -111,11 +133,12 @@ export async function marksOf(db: Reader, userId: number, recipientIds: number[]
 /** A user's subscription periods in these channels. */
 export async function periodsOf(db: Reader, userId: number, channelIds: number[]): Promise<SubscriptionPeriod[]> {
   if (channelIds.length === 0) return [];
-  return db
-    .all<{ channel_id: number; starts_after: number; ends_at: number | null }>(
+  return (
+    await sqlRows<{ channel_id: number; starts_after: number; ends_at: number | null }>(
+      db,
       sql`SELECT channel_id, starts_after, ends_at FROM subscription_periods WHERE user_id = ${userId} AND channel_id IN ${idList(channelIds)}`,
     )
-    .map((row) => ({ userId, channelId: row.channel_id, startsAfter: row.starts_after, endsAt: row.ends_at }));
+  ).map((row) => ({ userId, channelId: row.channel_id, startsAfter: row.starts_after, endsAt: row.ends_at }));
 }
 
 // ---- Flag rows ----
@@ -123,7 +146,8 @@ export async function periodsOf(db: Reader, userId: number, channelIds: number[]
 /** Stored flag bits of a user for these messages (absent: 0). */
 export async function bitsOf(db: Reader, userId: number, messageIds: number[]): Promise<Map<number, number>> {
   if (messageIds.length === 0) return new Map();
-  const rows = db.all<{ message_id: number; flags: number }>(
+  const rows = await sqlRows<{ message_id: number; flags: number }>(
+    db,
     sql`SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id IN ${idList(messageIds)}`,
   );
   return new Map(rows.map((row) => [row.message_id, row.flags]));
@@ -138,14 +162,26 @@ export async function storeBits(tx: Tx, userId: number, changes: Array<{ message
 export async function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
   const cleared = changes.filter((change) => change.bits === 0).map((change) => [change.userId, change.message.id]);
   const kept = changes.filter((change) => change.bits !== 0).map(({ userId, message, bits }) => [userId, message.id, message.recipientId, bits]);
+  const postgres = dialect() === "postgres";
   if (cleared.length > 0) {
-    tx.run(sql`DELETE FROM message_flags WHERE (user_id, message_id) IN
-      (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(cleared)}))`);
+    const json = JSON.stringify(cleared);
+    await runSql(tx, postgres
+      ? sql`DELETE FROM message_flags WHERE (user_id, message_id) IN
+          (SELECT user_id, message_id FROM ${postgresTuples(json, [["user_id", "bigint"], ["message_id", "bigint"]])} t)`
+      : sql`DELETE FROM message_flags WHERE (user_id, message_id) IN
+      (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${json}))`);
   }
   if (kept.length === 0) return;
-  tx.run(sql`INSERT INTO message_flags (user_id, message_id, recipient_id, flags)
+  const json = JSON.stringify(kept);
+  if (postgres) {
+    const rows = postgresTuples(json, [["user_id", "bigint"], ["message_id", "bigint"], ["recipient_id", "bigint"], ["flags", "bigint"]]);
+    return await runSql(tx, sql`INSERT INTO message_flags (user_id, message_id, recipient_id, flags)
+      SELECT user_id, message_id, recipient_id, flags FROM ${rows} t
+      ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`);
+  }
+  await runSql(tx, sql`INSERT INTO message_flags (user_id, message_id, recipient_id, flags)
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
-    FROM json_each(${JSON.stringify(kept)}) WHERE true
+    FROM json_each(${json}) WHERE true
     ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`);
 }
 
@@ -208,7 +244,7 @@ export const canBeUnread = (state: StateOfMessages, message: MessageKey) => mess
 export async function advanceMarks(tx: Tx, userId: number, recipientIds: Iterable<number>) {
   for (const recipientId of new Set(recipientIds)) {
     const mark = (await marksOf(tx, userId, [recipientId])).get(recipientId) ?? 0;
-    const [row] = tx.all<{ first_unread: number | null; newest: number | null }>(sql`
+    const [row] = await sqlRows<{ first_unread: number | null; newest: number | null }>(tx, sql`
       SELECT
         (SELECT m.id FROM messages m WHERE m.recipient_id = ${recipientId} AND m.id > ${mark}
            AND NOT EXISTS (SELECT 1 FROM message_flags f WHERE f.user_id = ${userId} AND f.message_id = m.id AND (f.flags & ${Flag.READ}) != 0)
@@ -230,9 +266,9 @@ export async function advanceMarks(tx: Tx, userId: number, recipientIds: Iterabl
 export function unreadSql(userId: number): SQL {
   const bits = sql`coalesce((SELECT flags FROM message_flags WHERE user_id = ${userId} AND message_id = ${messages.id}), 0)`;
   const inConversation = sql`(${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${userId})
-    OR ${messages.channelId} IN (SELECT channel_id FROM subscriptions WHERE user_id = ${userId} AND active = 1))`;
+    OR ${messages.channelId} IN (SELECT channel_id FROM subscriptions WHERE user_id = ${userId} AND ${isTrue("active")}))`;
   const aboveMark = sql`${messages.id} > coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = ${messages.recipientId}), 0)`;
-  return sql`(CASE ${bits} & ${Flag.READ | Flag.UNREAD} WHEN 0 THEN ${inConversation} AND ${aboveMark} WHEN ${Flag.UNREAD} THEN 1 ELSE 0 END)`;
+  return sql`(CASE ${bits} & ${Flag.READ | Flag.UNREAD} WHEN 0 THEN ${inConversation} AND ${aboveMark} WHEN ${Flag.UNREAD} THEN ${sqlTrue()} ELSE ${sqlFalse()} END)`;
 }
 
 /**
@@ -240,15 +276,15 @@ export function unreadSql(userId: number): SQL {
  * their conversations, or the lowest marked unread by hand; past every message when neither.
  */
 export async function lowestPossiblyUnreadId(db: Reader, userId: number): Promise<number> {
-  const [row] = db.all<{ low: number | null }>(sql`SELECT min(low) AS low FROM (
+  const [row] = await sqlRows<{ low: number | null }>(db, sql`SELECT min(low) AS low FROM (
       SELECT coalesce((SELECT read_up_to FROM read_marks WHERE user_id = ${userId} AND recipient_id = t.rid), 0) + 1 AS low FROM (
           SELECT recipient_id AS rid FROM recipient_users WHERE user_id = ${userId}
           UNION ALL
-          SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
+          SELECT r.id FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND ${isTrue("s.active")}
         ) t
       UNION ALL
       SELECT min(message_id) FROM message_flags WHERE user_id = ${userId} AND (flags & ${Flag.UNREAD}) != 0
-    )`);
+    ) lows`);
   return row?.low ?? (await maxMessageId(db)) + 1;
 }
 
@@ -268,7 +304,7 @@ export interface UnreadRow {
  * `messages`), newest first, or oldest first with `oldestFirst`.
  */
 export async function listUnread(db: Reader, userId: number, options: { where?: SQL; limit?: number; oldestFirst?: boolean } = {}): Promise<UnreadRow[]> {
-  const rows = db.all<{ id: number; recipient_id: number; channel_id: number | null; topic: string; topic_key: string; sender_id: number; bits: number | null }>(sql`
+  const rows = await sqlRows<{ id: number; recipient_id: number; channel_id: number | null; topic: string; topic_key: string; sender_id: number; bits: number | null }>(db, sql`
     SELECT messages.id, messages.recipient_id, messages.channel_id, messages.topic, messages.topic_key, messages.sender_id, f.flags AS bits
     FROM messages LEFT JOIN message_flags f ON f.user_id = ${userId} AND f.message_id = messages.id
     WHERE ${unreadSql(userId)} ${options.where ? sql`AND ${options.where}` : sql``}
@@ -296,11 +332,12 @@ export async function starredIds(db: Reader, userId: number): Promise<number[]> 
 
 /** Marks everything read: every conversation the user can have unread messages in, up to `upTo`. */
 export async function markEverythingRead(tx: Tx, userId: number, upTo: number) {
-  tx.run(sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
-    SELECT ${userId}, recipient_id, ${upTo} FROM recipient_users WHERE user_id = ${userId}
+  const [user, mark] = [bigintValue(userId), bigintValue(upTo)];
+  await runSql(tx, sql`INSERT INTO read_marks (user_id, recipient_id, read_up_to)
+    SELECT ${user}, recipient_id, ${mark} FROM recipient_users WHERE user_id = ${userId}
     UNION
-    SELECT ${userId}, r.id, ${upTo} FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND s.active = 1
-    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = max(read_up_to, excluded.read_up_to)`);
+    SELECT ${user}, r.id, ${mark} FROM subscriptions s JOIN recipients r ON r.channel_id = s.channel_id WHERE s.user_id = ${userId} AND ${isTrue("s.active")}
+    ON CONFLICT (user_id, recipient_id) DO UPDATE SET read_up_to = ${higherMark()}`);
   await clearBits(tx, userId, Flag.READ | Flag.UNREAD);
 }
 
@@ -318,20 +355,25 @@ export async function usersWhoRead(db: Reader, message: MessageKey, viewerId: nu
             WHERE channel_id = ${message.channelId} AND ${message.id} > starts_after AND (ends_at IS NULL OR ${message.id} <= ends_at)`;
   const unsubscribed =
     message.channelId === null
-      ? sql`0`
-      : sql`NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = r.user_id AND s.channel_id = ${message.channelId} AND s.active = 1)`;
-  return db
-    .all<{ id: number; sends: number | null }>(
-      sql`SELECT u.id, json_extract(u.settings, '$.send_read_receipts') AS sends
-          FROM (${received}) r JOIN users u ON u.id = r.user_id AND u.is_active = 1
+      ? sqlFalse()
+      : sql`NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = r.user_id AND s.channel_id = ${message.channelId} AND ${isTrue("s.active")})`;
+  // SQLite takes a number as a condition; PostgreSQL wants a boolean, and gives the setting as one.
+  const postgres = dialect() === "postgres";
+  const hasBit = (bit: number) => (postgres ? sql`(coalesce(f.flags, 0) & ${bit}) != 0` : sql`coalesce(f.flags, 0) & ${bit}`);
+  const sends = postgres ? sql`(u.settings->>'send_read_receipts')::boolean` : sql`json_extract(u.settings, '$.send_read_receipts')`;
+  return (
+    await sqlRows<{ id: number; sends: number | boolean | null }>(
+      db,
+      sql`SELECT u.id, ${sends} AS sends
+          FROM (${received}) r JOIN users u ON u.id = r.user_id AND ${isTrue("u.is_active")}
           LEFT JOIN message_flags f ON f.user_id = r.user_id AND f.message_id = ${message.id}
           LEFT JOIN read_marks m ON m.user_id = r.user_id AND m.recipient_id = ${message.recipientId}
-          WHERE CASE WHEN coalesce(f.flags, 0) & ${Flag.READ} THEN 1 WHEN coalesce(f.flags, 0) & ${Flag.UNREAD} THEN 0
-                     WHEN ${unsubscribed} THEN 1 ELSE ${message.id} <= coalesce(m.read_up_to, 0) END
+          WHERE CASE WHEN ${hasBit(Flag.READ)} THEN ${sqlTrue()} WHEN ${hasBit(Flag.UNREAD)} THEN ${sqlFalse()}
+                     WHEN ${unsubscribed} THEN ${sqlTrue()} ELSE ${message.id} <= coalesce(m.read_up_to, 0) END
             AND NOT EXISTS (SELECT 1 FROM muted_users mu WHERE (mu.user_id = ${viewerId} AND mu.muted_user_id = r.user_id) OR (mu.user_id = r.user_id AND mu.muted_user_id = ${viewerId}))
           ORDER BY u.id`,
     )
-    .map((row) => ({ id: row.id, sendsReadReceipts: row.sends !== 0 }));
+  ).map((row) => ({ id: row.id, sendsReadReceipts: row.sends !== 0 && row.sends !== false }));
 }
 
 /** The user's unread messages with from <= ID < to, newest first, at most `limit` (register's unread_msgs walks history down with these). */

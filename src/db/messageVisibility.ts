@@ -3,6 +3,7 @@ import { Flag } from "./messages";
 import { type MessageKey, type SubscriptionPeriod } from "./messageState";
 import type { Reader } from "./types";
 import { messages, recipientUsers, subscriptionPeriods } from "./tables";
+import { sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
 
 /**
@@ -33,11 +34,12 @@ export function receivedOrInChannelsSql(userId: number, channelIds: number[]): S
 /** Who and where of the messages with these IDs that exist, in ID order: what per-user state needs. */
 export async function messageKeysByIds(db: Reader, ids: number[]): Promise<MessageKey[]> {
   if (ids.length === 0) return [];
-  return db
-    .all<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
+  return (
+    await sqlRows<{ id: number; recipient_id: number; channel_id: number | null; sender_id: number }>(
+      db,
       sql`SELECT id, recipient_id, channel_id, sender_id FROM messages WHERE id IN ${idList(ids)} ORDER BY id`,
     )
-    .map((row) => ({ id: row.id, recipientId: row.recipient_id, channelId: row.channel_id, senderId: row.sender_id }));
+  ).map((row) => ({ id: row.id, recipientId: row.recipient_id, channelId: row.channel_id, senderId: row.sender_id }));
 }
 
 /** Of these direct-message conversations (recipient IDs), the ones the user takes part in. */

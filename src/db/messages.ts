@@ -3,6 +3,8 @@ import { indexInsertedMessages } from "./searchIndex";
 import type { Reader, SendTx, Tx } from "./types";
 import type { EditHistoryEntry } from "./columnTypes";
 import { messageFlags, messages, recipientUsers, recipients } from "./tables";
+import { dialect } from "./dialect";
+import { sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
 export type { EditHistoryEntry } from "./columnTypes";
 
@@ -30,11 +32,13 @@ function messageRow() {
 
 /**
  * The message's edit_history with `entry` put first (the newest first, spec 2.3), written by
- * SQLite as text: reading a long history into objects and writing it back took longer than
- * the rest of an edit.
+ * the database: reading a long history into objects and writing it back took longer than the
+ * rest of an edit. SQLite splices the text; PostgreSQL's column is jsonb, whose || joins arrays
+ * (the entry goes as text, cast: Bun's client would encode a jsonb parameter as JSON again).
  */
 const withEditEntry = (entry: EditHistoryEntry) => {
   const text = JSON.stringify(entry);
+  if (dialect() === "postgres") return sql`jsonb_build_array(${text}::text::jsonb) || coalesce(${messages.editHistory}, '[]'::jsonb)`;
   return sql`CASE WHEN ${messages.editHistory} IS NULL OR ${messages.editHistory} = '[]' THEN json_array(json(${text})) ELSE '[' || ${text} || ',' || substr(${messages.editHistory}, 2) END`;
 };
 
@@ -137,7 +141,7 @@ export async function rewriteMessage(tx: Tx, messageId: number, changes: Partial
 
 /** Whether a channel's topic (by its lower-cased key) has any message. */
 export async function topicHasMessages(db: Reader, channelId: number, topicKey: string): Promise<boolean> {
-  return db.all(sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`).length > 0;
+  return (await sqlRows(db, sql`SELECT 1 FROM messages WHERE channel_id = ${channelId} AND topic_key = ${topicKey} LIMIT 1`)).length > 0;
 }
 
 /** Messages with these IDs (missing ones left out), edit history included, in no particular order. */

@@ -5,6 +5,9 @@ import { unreadSql } from "./messageState";
 import type { Reader } from "./types";
 import { VisibilityPolicy } from "./userTopics";
 import { channels, messages, subscriptionPeriods } from "./tables";
+import { dialect } from "./dialect";
+import { isTrue, sqlFalse, sqlTrue } from "./dialectSql";
+import { sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
 
 /**
@@ -113,9 +116,7 @@ function matchingSql(db: Reader, filter: NarrowFilter, range: IdRange): SQL {
 export async function narrowMatchingIds(db: Reader, filter: NarrowFilter, ascending: number[]): Promise<number[]> {
   if (ascending.length === 0) return [];
   const range = { from: ascending[0], to: ascending[ascending.length - 1] + 1 };
-  return db
-    .all<{ id: number }>(sql`SELECT id FROM messages WHERE ${matchingSql(db, filter, range)} AND id IN ${idList(ascending)} ORDER BY id`)
-    .map((row) => row.id);
+  return (await sqlRows<{ id: number }>(db, sql`SELECT id FROM messages WHERE ${matchingSql(db, filter, range)} AND id IN ${idList(ascending)} ORDER BY id`)).map((row) => row.id);
 }
 
 /** Up to `limit` IDs of messages in `range` matching the narrow, in ID order (`order`). */
@@ -123,20 +124,20 @@ export async function narrowIdsInRange(db: Reader, filter: NarrowFilter, range: 
   const direction = sql.raw(order);
   const match = matchOf(filter);
   // A search walks the full-text index within the range and stops at `limit` hits, rather
-  // than collecting every message with the word first.
-  const statement = match
+  // than collecting every message with the word first. PostgreSQL has no messages_fts: its
+  // search is the condition matchesSql (db/messageSearch.ts) gives for the dialect.
+  const statement = match && dialect() === "postgres"
+    ? sql`SELECT id FROM messages WHERE ${matchesSql(match, range)} AND ${whereSql(db, filter, range)} AND id >= ${range.from} AND id < ${range.to} ORDER BY id ${direction} LIMIT ${limit}`
+    : match
     ? sql`SELECT messages.id AS id FROM messages_fts CROSS JOIN messages ON messages.id = messages_fts.rowid
           WHERE messages_fts MATCH ${match} AND messages_fts.rowid >= ${range.from} AND messages_fts.rowid < ${range.to} AND ${whereSql(db, filter, range)}
           ORDER BY messages_fts.rowid ${direction} LIMIT ${limit}`
     : sql`SELECT id FROM messages WHERE ${whereSql(db, filter, range)} AND id >= ${range.from} AND id < ${range.to} ORDER BY id ${direction} LIMIT ${limit}`;
-  return db.all<{ id: number }>(statement).map((row) => row.id);
+  return (await sqlRows<{ id: number }>(db, statement)).map((row) => row.id);
 }
 
-const NOTHING = sql`0`;
-const EVERYTHING = sql`1`;
-
 function scopeSql(userId: number, scope: HistoryScope): SQL {
-  if (scope.kind === "all") return EVERYTHING;
+  if (scope.kind === "all") return sqlTrue();
   return scope.kind === "received" ? receivedSql(userId) : receivedOrInChannelsSql(userId, scope.channelIds);
 }
 
@@ -155,7 +156,7 @@ function conditionSql(db: Reader, userId: number, condition: NarrowCondition, ha
     case "sender":
       return eq(messages.senderId, condition.userId);
     case "conversation":
-      return condition.recipientId !== undefined ? eq(messages.recipientId, condition.recipientId) : NOTHING;
+      return condition.recipientId !== undefined ? eq(messages.recipientId, condition.recipientId) : sqlFalse();
     case "conversationsOf":
       return and(isNull(messages.channelId), sql`${messages.recipientId} IN (SELECT recipient_id FROM recipient_users WHERE user_id = ${condition.userId})`)!;
     case "id":
@@ -178,19 +179,21 @@ function conditionSql(db: Reader, userId: number, condition: NarrowCondition, ha
       if (condition.what === "reaction") return sql`EXISTS (SELECT 1 FROM reactions WHERE message_id = ${messages.id})`;
       return eq({ link: messages.hasLink, image: messages.hasImage, attachment: messages.hasAttachment }[condition.what], true);
     case "nothing":
-      return NOTHING;
+      return sqlFalse();
     case "everything":
-      return EVERYTHING;
+      return sqlTrue();
   }
 }
 
 /**
  * A channel's messages. Without a topic term the channel's recipient is named too: its
  * (recipient_id, id) index reads a channel newest first, where the channel's own index would
- * have every message of the channel sorted first.
+ * have every message of the channel sorted first. Never NULL (a direct message's channel is):
+ * SQLite's IS compares so; PostgreSQL's IS takes no number, and IS NOT DISTINCT FROM no index.
  */
 function channelSql(channelId: number, recipientId: number | undefined, hasTopic: boolean): SQL {
-  const byChannel = sql`${messages.channelId} IS ${channelId}`;
+  const byChannel =
+    dialect() === "postgres" ? sql`(${messages.channelId} IS NOT NULL AND ${messages.channelId} = ${channelId})` : sql`${messages.channelId} IS ${channelId}`;
   return recipientId === undefined || hasTopic ? byChannel : and(byChannel, eq(messages.recipientId, recipientId))!;
 }
 
@@ -207,7 +210,7 @@ function topicPolicySql(userId: number): SQL {
 /** Muted for the user: a muted topic, or a muted channel unless the topic is unmuted or followed. */
 function mutedSql(userId: number): SQL {
   const policy = topicPolicySql(userId);
-  const channelMuted = sql`EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ${userId} AND channel_id = ${messages.channelId} AND is_muted = 1)`;
+  const channelMuted = sql`EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ${userId} AND channel_id = ${messages.channelId} AND ${isTrue("is_muted")})`;
   return and(
     isNotNull(messages.channelId),
     or(sql`coalesce(${policy}, 0) = ${VisibilityPolicy.MUTED}`, and(channelMuted, sql`coalesce(${policy}, 0) NOT IN (${VisibilityPolicy.UNMUTED}, ${VisibilityPolicy.FOLLOWED})`)),
@@ -225,13 +228,13 @@ export type ConversationOfMessage = { channelId: number; topic: string } | { cha
  */
 export async function readableConversationOf(db: Reader, messageId: number, userId: number, readableChannelIds: number[]): Promise<ConversationOfMessage | undefined> {
   const target = (await db.select().from(messages).where(eq(messages.id, messageId)))[0];
-  if (!target || db.all(sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), receivedOrInChannelsSql(userId, readableChannelIds))}`).length === 0) return undefined;
+  if (!target || (await sqlRows(db, sql`SELECT 1 FROM messages WHERE ${and(eq(messages.id, target.id), receivedOrInChannelsSql(userId, readableChannelIds))}`)).length === 0) return undefined;
   if (target.channelId !== null) return { channelId: target.channelId, topic: target.topic };
-  const members = db.all<{ user_id: number }>(sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);
+  const members = await sqlRows<{ user_id: number }>(db, sql`SELECT user_id FROM recipient_users WHERE recipient_id = ${target.recipientId}`);
   return { channelId: null, memberIds: members.map((row) => row.user_id) };
 }
 
 /** Whether the user was ever subscribed to the channel: someone who left may still narrow to it. */
 export async function hadSubscription(db: Reader, userId: number, channelId: number): Promise<boolean> {
-  return db.all(sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`).length > 0;
+  return (await sqlRows(db, sql`SELECT 1 FROM ${subscriptionPeriods} WHERE user_id = ${userId} AND channel_id = ${channelId} LIMIT 1`)).length > 0;
 }

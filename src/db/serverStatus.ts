@@ -1,17 +1,27 @@
 import { statSync } from "node:fs";
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { dialect } from "./dialect";
+import { totalOf } from "./dialectSql";
+import { sqlRows } from "./rawSql";
 import type { Reader } from "./types";
 import { attachments, channels, messages, outbox, users } from "./tables";
+
+/** What databaseFilePath asks of SQLite's connection (synchronous, which rawSql's helpers are not). */
+interface SqliteConnection {
+  all<Row>(query: SQL): Row[];
+}
 
 /** What the server holds, for the server status page (reads/serverStatus.ts). */
 
 /**
  * The database file's path, as SQLite opened it (the data dir is its folder). Synchronous:
- * db/checkpoints.ts asks it of the bare write connection as the server starts.
+ * db/checkpoints.ts asks it of the bare write connection as the server starts. SQLite's alone:
+ * a database on PostgreSQL is no file of ours.
  */
 export function databaseFilePath(db: Reader): string {
-  const main = db.all<{ name: string; file: string }>(sql`PRAGMA database_list`).find((entry) => entry.name === "main");
+  if (dialect() === "postgres") throw new Error("A database on PostgreSQL has no file");
+  const main = (db as unknown as SqliteConnection).all<{ name: string; file: string }>(sql`PRAGMA database_list`).find((entry) => entry.name === "main");
   if (!main?.file) throw new Error("The database has no file");
   return main.file;
 }
@@ -25,8 +35,16 @@ const sizeOf = (path: string) => {
   }
 };
 
-/** The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into it). */
+/**
+ * The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into
+ * it). On PostgreSQL, the database's size as the server counts it; its write-ahead log is the
+ * server's, shared by all its databases, and not counted.
+ */
 export async function databaseFileSizes(db: Reader): Promise<{ sizeBytes: number; walBytes: number }> {
+  if (dialect() === "postgres") {
+    const [row] = await sqlRows<{ size: number }>(db, sql`SELECT pg_database_size(current_database()) AS size`);
+    return { sizeBytes: row!.size, walBytes: 0 };
+  }
   const path = databaseFilePath(db);
   const walBytes = sizeOf(`${path}-wal`);
   return { sizeBytes: sizeOf(path) + walBytes, walBytes };
@@ -50,7 +68,7 @@ export interface StoredCounts {
 }
 
 export async function countStored(db: Reader): Promise<StoredCounts> {
-  const uploads = (await db.select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments))[0]!;
+  const uploads = (await db.select({ files: sql<number>`count(*)`, bytes: totalOf(attachments.size) }).from(attachments))[0]!;
   return {
     users: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, false))),
     bots: await count(db, users, and(eq(users.isActive, true), eq(users.isBot, true), eq(users.isSystemBot, false))),

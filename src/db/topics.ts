@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { MessageKey } from "./messageState";
 import { receivedSql } from "./messageVisibility";
+import { sqlRows } from "./rawSql";
 import type { Reader } from "./types";
 import { messages } from "./tables";
 
@@ -44,7 +45,7 @@ export async function topicMessageKeys(
 export async function channelTopics(db: Reader, channelId: number, options: { receivedBy?: number } = {}): Promise<Array<{ name: string; max_id: number }>> {
   // The whole channel is one range of the (channel_id, topic_key, id) index: a covering scan.
   const visible = options.receivedBy === undefined ? sql`` : sql` AND ${receivedSql(options.receivedBy)}`;
-  return db.all<{ name: string; max_id: number }>(sql`
+  return await sqlRows<{ name: string; max_id: number }>(db, sql`
     SELECT m.topic AS name, t.max_id AS max_id
     FROM (SELECT max(${messages.id}) AS max_id FROM ${messages}
           WHERE ${messages.channelId} = ${channelId}${visible}

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { sumOf, totalOf } from "./dialectSql";
 import { type Message } from "./messages";
 import type { Reader, SendTx, Tx } from "./types";
 import { attachmentMessages, attachments, messages, realmEmoji, users } from "./tables";
@@ -34,19 +35,19 @@ export async function listAttachmentsOf(db: Reader, ownerId: number): Promise<At
 
 /** The bytes every upload of the organization takes (each upload counted, as the reference counts them). */
 export async function uploadSpaceUsed(db: Reader): Promise<number> {
-  return (await db.select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments))[0]!.total;
+  return (await db.select({ total: totalOf(attachments.size) }).from(attachments))[0]!.total;
 }
 
 /**
  * The person an upload counts against for the per-person quota: whoever uploaded it, or for a
  * bot, its owner (so making bots gives nobody more room).
  */
-const quotaHolder = sql<number>`coalesce(case when ${users.isBot} then ${users.botOwnerId} end, ${users.id})`;
+const quotaHolderOf = () => sql<number>`coalesce(case when ${users.isBot} then ${users.botOwnerId} end, ${users.id})`;
 
 /** The bytes the uploads counted against one person take: theirs and their bots'. */
 export async function uploadSpaceUsedBy(db: Reader, holderId: number): Promise<number> {
   return (await db
-    .select({ total: sql<number>`coalesce(sum(${attachments.size}), 0)` })
+    .select({ total: totalOf(attachments.size) })
     .from(attachments)
     .innerJoin(users, eq(users.id, attachments.ownerId))
     .where(or(eq(users.id, holderId), and(eq(users.botOwnerId, holderId), eq(users.isBot, true)))))[0]!.total;
@@ -54,7 +55,8 @@ export async function uploadSpaceUsedBy(db: Reader, holderId: number): Promise<n
 
 /** The people whose uploads (with their bots') take the most, most first. */
 export async function uploadSpaceByPerson(db: Reader, limit: number): Promise<Array<{ userId: number; bytes: number }>> {
-  const bytes = sql<number>`sum(${attachments.size})`;
+  const bytes = sumOf(attachments.size) as SQL<number>;
+  const quotaHolder = quotaHolderOf();
   return await db.select({ userId: quotaHolder, bytes }).from(attachments).innerJoin(users, eq(users.id, attachments.ownerId)).groupBy(quotaHolder).orderBy(desc(bytes), asc(quotaHolder)).limit(limit);
 }
 

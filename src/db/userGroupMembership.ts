@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { sqlRows } from "./rawSql";
 import { rowsForParts } from "./sqlLists";
 import type { Reader } from "./types";
 import { userGroupMembers, userGroupSubgroups, userGroups, users } from "./tables";
@@ -11,7 +12,7 @@ import { userGroupMembers, userGroupSubgroups, userGroups, users } from "./table
 
 /** The groups a user is in, directly or through subgroups, named and unnamed. */
 export async function groupsContainingUser(db: Reader, userId: number): Promise<Set<number>> {
-  const rows = db.all<{ id: number }>(sql`
+  const rows = await sqlRows<{ id: number }>(db, sql`
     WITH RECURSIVE containing(id) AS (
       SELECT group_id FROM user_group_members WHERE user_id = ${userId}
       UNION

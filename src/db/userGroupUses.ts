@@ -1,6 +1,8 @@
 import { type SQL, eq, getTableColumns, isNotNull, sql } from "drizzle-orm";
 import { CHANNEL_GROUP_SETTING_NAMES } from "../model/channelSettings";
 import { USER_GROUP_SETTINGS, USER_GROUP_SETTING_NAMES } from "../model/userGroupSettings";
+import { isFalse } from "./dialectSql";
+import { sqlRows } from "./rawSql";
 import type { Reader } from "./types";
 import { channels, userGroupSubgroups, userGroups } from "./tables";
 
@@ -36,7 +38,7 @@ const GROUP_SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((setting) => [setting
 async function settingsHolding(db: Reader, table: "channels" | "user_groups", settings: Array<[string, string]>, activeCondition: SQL, holders: number[]): Promise<Array<[number, string[]]>> {
   const byObject = new Map<number, string[]>();
   for (const [setting, column] of settings) {
-    const rows = db.all<{ id: number }>(sql`SELECT id FROM ${sql.identifier(table)} WHERE ${activeCondition} AND ${sql.identifier(column)} IN ${holders}`);
+    const rows = await sqlRows<{ id: number }>(db, sql`SELECT id FROM ${sql.identifier(table)} WHERE ${activeCondition} AND ${sql.identifier(column)} IN ${holders}`);
     for (const { id } of rows) byObject.set(id, [...(byObject.get(id) ?? []), setting]);
   }
   return [...byObject].sort(([a], [b]) => a - b);
@@ -44,10 +46,10 @@ async function settingsHolding(db: Reader, table: "channels" | "user_groups", se
 
 /** Channels not archived whose group settings hold one of these groups: [channel ID, the settings], in ID order. */
 export async function activeChannelSettingsHolding(db: Reader, holders: number[]): Promise<Array<[number, string[]]>> {
-  return settingsHolding(db, "channels", CHANNEL_SETTING_COLUMNS, sql`is_archived = 0`, holders);
+  return settingsHolding(db, "channels", CHANNEL_SETTING_COLUMNS, isFalse("is_archived"), holders);
 }
 
 /** Active named groups other than `groupId` whose settings hold one of these groups: [group ID, the settings], in ID order. */
 export async function otherActiveGroupSettingsHolding(db: Reader, groupId: number, holders: number[]): Promise<Array<[number, string[]]>> {
-  return settingsHolding(db, "user_groups", GROUP_SETTING_COLUMNS, sql`name IS NOT NULL AND deactivated = 0 AND id != ${groupId}`, holders);
+  return settingsHolding(db, "user_groups", GROUP_SETTING_COLUMNS, sql`name IS NOT NULL AND ${isFalse("deactivated")} AND id != ${groupId}`, holders);
 }

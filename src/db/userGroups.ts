@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type GroupSettingValue, isAnonymousSetting } from "../model/groupSetting";
 import { Role, SYSTEM_GROUP_CHAIN, SystemGroup, directGroupOfRole, systemGroupDescription } from "../model/roles";
+import { dialect } from "./dialect";
+import { sqlRows } from "./rawSql";
 import type { Reader, Tx } from "./types";
 import { userGroupMembers, userGroupSubgroups, userGroups } from "./tables";
 
@@ -39,28 +41,30 @@ export async function directSubgroupIds(db: Reader, groupId: number): Promise<nu
 
 // Membership is recursive through subgroups. The recursive CTE uses UNION (not UNION ALL),
 // so a cycle that slipped in could not loop forever.
+// PostgreSQL takes the column's type from the first SELECT: the ID is cast to the type of the
+// subgroup IDs that follow (an untyped parameter would be text).
 const reachableGroups = (groupId: number) => sql`
   WITH RECURSIVE reachable(id) AS (
-    SELECT ${groupId}
+    SELECT ${dialect() === "postgres" ? sql`${groupId}::bigint` : groupId}
     UNION
     SELECT s.subgroup_id FROM user_group_subgroups s JOIN reachable r ON s.group_id = r.id
   )`;
 
 /** Whether a user is in a group, directly or through any depth of subgroups. */
 export async function isUserInGroup(db: Reader, userId: number, groupId: number): Promise<boolean> {
-  const row = db.get<{ found: number }>(sql`${reachableGroups(groupId)}
+  const rows = await sqlRows<{ found: number }>(db, sql`${reachableGroups(groupId)}
     SELECT 1 AS found FROM user_group_members m
     WHERE m.user_id = ${userId} AND m.group_id IN (SELECT id FROM reachable) LIMIT 1`);
-  return row !== undefined && row !== null;
+  return rows.length > 0;
 }
 
 /** Every user in a group, recursively. */
 export async function recursiveMemberIds(db: Reader, groupId: number): Promise<number[]> {
-  return db
-    .all<{ user_id: number }>(sql`${reachableGroups(groupId)}
+  return (
+    await sqlRows<{ user_id: number }>(db, sql`${reachableGroups(groupId)}
       SELECT DISTINCT m.user_id FROM user_group_members m
       WHERE m.group_id IN (SELECT id FROM reachable) ORDER BY m.user_id`)
-    .map((row) => row.user_id);
+  ).map((row) => row.user_id);
 }
 
 export async function removeDirectMemberships(tx: Tx, userId: number, groupIds: number[]) {
@@ -130,9 +134,10 @@ export async function createSystemGroups(tx: Tx, now: number): Promise<Map<strin
 /** The given groups and every group below them through subgroups, at any depth. */
 export async function groupsWithSubgroups(db: Reader, groupIds: number[]): Promise<Set<number>> {
   if (groupIds.length === 0) return new Set();
-  const rows = db.all<{ id: number }>(sql`
+  const json = JSON.stringify(groupIds);
+  const rows = await sqlRows<{ id: number }>(db, sql`
     WITH RECURSIVE reachable(id) AS (
-      SELECT value FROM json_each(${JSON.stringify(groupIds)})
+      ${dialect() === "postgres" ? sql`SELECT jsonb_array_elements_text(${json}::text::jsonb)::bigint` : sql`SELECT value FROM json_each(${json})`}
       UNION
       SELECT s.subgroup_id FROM user_group_subgroups s JOIN reachable r ON s.group_id = r.id
     )

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { sqlRows } from "./rawSql";
 import type { Reader, SendTx } from "./types";
 import { userTopics } from "./tables";
 
@@ -41,12 +42,13 @@ export async function listUserTopicsOf(db: Reader, userId: number): Promise<User
 
 /** [channel name, topic, muted at] for each topic the user muted, oldest first (the legacy muted_topics). */
 export async function mutedTopicsOf(db: Reader, userId: number): Promise<Array<[string, string, number]>> {
-  return db
-    .all<{ name: string; topic: string; last_updated: number }>(
+  return (
+    await sqlRows<{ name: string; topic: string; last_updated: number }>(
+      db,
       sql`SELECT c.name, ut.topic, ut.last_updated FROM user_topics ut JOIN channels c ON c.id = ut.channel_id
-          WHERE ut.user_id = ${userId} AND ut.visibility_policy = ${VisibilityPolicy.MUTED} ORDER BY ut.last_updated, ut.channel_id`,
+          WHERE ut.user_id = ${userId} AND ut.visibility_policy = ${VisibilityPolicy.MUTED} ORDER BY ut.last_updated, ut.channel_id, ut.topic_key`,
     )
-    .map((row) => [row.name, row.topic, row.last_updated]);
+  ).map((row) => [row.name, row.topic, row.last_updated]);
 }
 
 /** Those of these users who follow the topic. */

@@ -112,16 +112,18 @@ export async function listRealmBots(db: Reader, options: { ownerId?: number } = 
     .orderBy(asc(users.id));
 }
 
-const activeHuman = and(eq(users.isActive, true), eq(users.isBot, false));
+// Built per query, never once at import: the table is the dialect's (db/tables.ts), and the
+// values its columns bind differ (SQLite's 1 and 0, PostgreSQL's booleans).
+const activeHuman = () => and(eq(users.isActive, true), eq(users.isBot, false));
 
 /** Active humans (no bots, no deactivated users), in no particular order. */
 export async function listActiveHumans(db: Reader): Promise<User[]> {
-  return await db.select().from(users).where(activeHuman);
+  return await db.select().from(users).where(activeHuman());
 }
 
 /** listActiveHumans with only the ID and the join date of each: what slim presence needs. */
 export async function listActiveHumanJoinDates(db: Reader): Promise<Array<Pick<User, "id" | "dateJoined">>> {
-  return await db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman);
+  return await db.select({ id: users.id, dateJoined: users.dateJoined }).from(users).where(activeHuman());
 }
 
 // ---- Queries and writes of the actions ----
