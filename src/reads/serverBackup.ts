@@ -3,6 +3,7 @@ import { type FileHandle, open, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { copyDatabase } from "../db/backup";
 import { fileNameTime } from "../db/dataDir";
+import { dialect } from "../db/dialect";
 import { databaseFilePath } from "../db/serverStatus";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
@@ -40,6 +41,9 @@ async function removeLeftovers(dataDir: string) {
 
 export async function makeBackup(user: User, signal?: AbortSignal): Promise<Backup> {
   if (!isOwner(user.role)) throw ownerRequired();
+  if (dialect() === "postgres") {
+    throw new ApiError("BAD_REQUEST", "This server keeps its data in PostgreSQL: back it up with pg_dump ('parley backup' runs it), not by download (docs/OPERATIONS.md).");
+  }
   if (inProgress) throw new ApiError("BAD_REQUEST", "A backup is already being made. Try again once its download has finished.");
   inProgress = true;
   let file: FileHandle | undefined;

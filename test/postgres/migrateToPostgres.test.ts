@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ApiClient } from "../helpers/client";
 import { POSTGRES_AVAILABLE, POSTGRES_UNAVAILABLE, startPostgres, type ThrowawayPostgres } from "../helpers/postgres";
 import { ok, seedOrg, type Org } from "../helpers/seed";
@@ -76,10 +78,28 @@ describe.skipIf(!POSTGRES_AVAILABLE)("parley migrate-to-postgres", () => {
     await again.close();
   }, 60_000);
 
+  test("on PostgreSQL, parley backup is pg_dump's dump, and parley restore says how to restore one", async () => {
+    const out = mkdtempSync(join(tmpdir(), "parley-pgdump-"));
+    try {
+      const backup = runParley(["backup", "--out", out, "--data-dir", org.server.dataDir], { env: { PARLEY_DATABASE_URL: url } });
+      expect(backup.stderr).toBe("");
+      expect(backup.exitCode).toBe(0);
+      expect(backup.stdout).toContain("with pg_dump");
+      const [file] = readdirSync(out);
+      expect(file).toMatch(/^parley-.*\.dump$/);
+      // pg_dump's custom format begins with its magic.
+      expect(readFileSync(join(out, file)).subarray(0, 5).toString()).toBe("PGDMP");
+      const restore = runParley(["restore", join(out, file), "--data-dir", join(out, "new")], { env: { PARLEY_DATABASE_URL: url } });
+      expect(restore.exitCode).toBe(1);
+      expect(restore.stderr).toContain("pg_restore");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test("its options are checked", () => {
     expect(runParley(["migrate-to-postgres", "--data-dir", org.server.dataDir]).exitCode).toBe(2);
     expect(runParley(["migrate-to-postgres", "--data-dir", org.server.dataDir, "--database-url", "mysql://x"]).exitCode).toBe(2);
     expect(runParley(["migrate-to-postgres", "--help"]).stdout).toContain("Usage: parley migrate-to-postgres");
   });
 });
-void rmSync;
