@@ -103,7 +103,7 @@ export function startBackground(config: Config): { stop(): Promise<void>; announ
   if (config.rendererWarmUp) warmUpRenderer(createRenderContext());
   configureInvitations({ defaultValidityMinutes: config.invitationLinkValidityMinutes, mailConfigured });
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
-  configureHealth({ diskLowMegabytes: config.diskLowMegabytes });
+  configureHealth({ diskLowMegabytes: config.diskLowMegabytes, dataDir: config.dataDir });
   configureOutboundPolicy({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, concurrencyPerService: config.outboxWebhookConcurrency });
   startEventQueues({

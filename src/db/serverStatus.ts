@@ -35,19 +35,32 @@ const sizeOf = (path: string) => {
   }
 };
 
-/**
- * The database's bytes on disk: the main file and its write-ahead log (not yet checkpointed into
- * it). On PostgreSQL, the database's size as the server counts it; its write-ahead log is the
- * server's, shared by all its databases, and not counted.
- */
-export async function databaseFileSizes(db: Reader): Promise<{ sizeBytes: number; walBytes: number }> {
+/** Where the data is kept, and how much of it there is. */
+export interface DatabaseFigures {
+  store: "sqlite" | "postgresql";
+  /** SQLite: the database file and its write-ahead log. PostgreSQL: the database as the server counts it (pg_database_size). */
+  sizeBytes: number;
+  /**
+   * SQLite's write-ahead log (not yet checkpointed into the file; counted in sizeBytes too).
+   * Null on PostgreSQL: its write-ahead log is the PostgreSQL server's, shared by all its databases.
+   */
+  walBytes: number | null;
+}
+
+/** The database's bytes on disk (see DatabaseFigures). */
+export async function databaseFigures(db: Reader): Promise<DatabaseFigures> {
   if (dialect() === "postgres") {
     const [row] = await sqlRows<{ size: number }>(db, sql`SELECT pg_database_size(current_database()) AS size`);
-    return { sizeBytes: row!.size, walBytes: 0 };
+    return { store: "postgresql", sizeBytes: row!.size, walBytes: null };
   }
   const path = databaseFilePath(db);
   const walBytes = sizeOf(`${path}-wal`);
-  return { sizeBytes: sizeOf(path) + walBytes, walBytes };
+  return { store: "sqlite", sizeBytes: sizeOf(path) + walBytes, walBytes };
+}
+
+/** A query that proves the connection is open and the database answers (GET /health). */
+export async function pingDatabase(db: Reader): Promise<void> {
+  await sqlRows(db, sql`SELECT 1 AS one`);
 }
 
 const count = async (db: Reader, table: SQLiteTable, where?: SQL) => (await db.select({ n: sql<number>`count(*)` }).from(table).where(where))[0]!.n;

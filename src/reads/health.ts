@@ -1,16 +1,32 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
+import { dialect } from "../db/dialect";
 import { diskSpaceOf } from "../db/diskSpace";
-import { databaseFilePath } from "../db/serverStatus";
+import { databaseFilePath, pingDatabase } from "../db/serverStatus";
 import { read } from "../db/transaction";
+import type { Reader } from "../db/types";
 
 export type Health = { ok: true; warning?: string } | { ok: false; reason: string };
 
 /** Free space below which the check warns (PARLEY_DISK_LOW_MB), while still answering healthy. */
 let diskLowBytes = 512 * 2 ** 20;
 
-export function configureHealth(settings: { diskLowMegabytes: number }) {
+/** The configured data directory (PARLEY_DATA_DIR), for a database on PostgreSQL: it holds no database file. */
+let configuredDataDir: string | null = null;
+
+export function configureHealth(settings: { diskLowMegabytes: number; dataDir: string }) {
   diskLowBytes = settings.diskLowMegabytes * 2 ** 20;
+  configuredDataDir = settings.dataDir;
+}
+
+/**
+ * The data directory: SQLite's database file's folder; with the database on PostgreSQL, the
+ * configured one, which still holds the uploads (unless PARLEY_FILES_DIR) and the event queues.
+ */
+export function dataDirOf(db: Reader): string {
+  if (dialect() !== "postgres") return dirname(databaseFilePath(db));
+  if (configuredDataDir === null) throw new Error("The data directory is asked for before configureHealth");
+  return configuredDataDir;
 }
 
 /** The data directory's disk as GET /server/status shows it. */
@@ -32,26 +48,37 @@ const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2
  * warning while the server is still healthy, so that someone can act before it fills up.
  */
 export async function checkHealth(): Promise<Health> {
-  let file: string;
+  let file: string | null;
+  let dataDir: string;
   try {
-    file = await read((db) => databaseFilePath(db));
+    ({ file, dataDir } = await read(async (db) => {
+      if (dialect() === "postgres") {
+        await pingDatabase(db);
+        return { file: null, dataDir: dataDirOf(db) };
+      }
+      const file = databaseFilePath(db);
+      return { file, dataDir: dirname(file) };
+    }));
   } catch (error) {
     return { ok: false, reason: `The database does not answer: ${(error as Error)?.message ?? String(error)}` };
   }
-  if (!existsSync(file)) {
+  if (file !== null && !existsSync(file)) {
     return { ok: false, reason: `The database file ${file} is gone (its data directory was deleted, moved or unmounted); what is written now will be lost. Restore the data directory and restart.` };
   }
-  try {
-    accessSync(dirname(file), constants.W_OK);
-  } catch {
-    return { ok: false, reason: `The data directory ${dirname(file)} is not writable.` };
+  if (file === null && !existsSync(dataDir)) {
+    return { ok: false, reason: `The data directory ${dataDir} is gone (deleted, moved or unmounted). Restore it and restart.` };
   }
-  const space = diskSpaceOf(dirname(file));
+  try {
+    accessSync(dataDir, constants.W_OK);
+  } catch {
+    return { ok: false, reason: `The data directory ${dataDir} is not writable.` };
+  }
+  const space = diskSpaceOf(dataDir);
   if (space.full) {
-    return { ok: false, reason: `The disk holding the data directory ${dirname(file)} is full (${megabytes(space.freeBytes)} free): changes are refused until space is freed.` };
+    return { ok: false, reason: `The disk holding the data directory ${dataDir} is full (${megabytes(space.freeBytes)} free): changes are refused until space is freed.` };
   }
   if (space.freeBytes < diskLowBytes) {
-    return { ok: true, warning: `Only ${megabytes(space.freeBytes)} free on the disk holding the data directory ${dirname(file)} (below PARLEY_DISK_LOW_MB, ${megabytes(diskLowBytes)}): free some space before it fills up.` };
+    return { ok: true, warning: `Only ${megabytes(space.freeBytes)} free on the disk holding the data directory ${dataDir} (below PARLEY_DISK_LOW_MB, ${megabytes(diskLowBytes)}): free some space before it fills up.` };
   }
   return { ok: true };
 }

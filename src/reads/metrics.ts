@@ -1,12 +1,11 @@
-import { dirname } from "node:path";
 import { backupRunSummary } from "../db/backupRuns";
 import { diskSpaceOf } from "../db/diskSpace";
 import { countPendingOutbox } from "../db/outbox";
-import { databaseFilePath } from "../db/serverStatus";
 import { messagesCommittedSinceStart, read } from "../db/transaction";
 import { queueFigures } from "../events/registry";
 import { Exposition, writeEventLoopMetrics, writeRequestMetrics } from "../http/metrics";
 import { SERVER_VERSION } from "../version";
+import { dataDirOf } from "./health";
 
 /**
  * GET /metrics (routes/metrics.ts): the server's figures in the Prometheus text format. Apart
@@ -23,7 +22,7 @@ export async function getMetricsText(): Promise<string> {
   const { outboxPending, backups, dataDir } = await read(async (db) => ({
     outboxPending: [...(await countPendingOutbox(db)).values()].reduce((sum, count) => sum + count, 0),
     backups: await backupRunSummary(db),
-    dataDir: dirname(await databaseFilePath(db)),
+    dataDir: dataDirOf(db),
   }));
   const disk = diskSpaceOf(dataDir);
   const out = new Exposition();

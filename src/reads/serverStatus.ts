@@ -1,13 +1,12 @@
-import { dirname } from "node:path";
 import { requireAdministrator } from "../access/users";
 import { backupRunSummary } from "../db/backupRuns";
 import { countPendingOutbox } from "../db/outbox";
-import { countStored, databaseFilePath, databaseFileSizes } from "../db/serverStatus";
+import { countStored, databaseFigures } from "../db/serverStatus";
 import { read } from "../db/transaction";
 import type { User } from "../db/users";
 import { type QueueFigures, queueFigures, SERVER_GENERATION } from "../events/registry";
 import { type LoggedWarning, recentWarnings } from "../log";
-import { dataDiskFigures } from "./health";
+import { dataDirOf, dataDiskFigures } from "./health";
 import { FEATURE_LEVEL, SERVER_VERSION } from "../version";
 
 /** GET /server/status (a Parley addition, docs/API.md): how the server is doing, for its administrators. */
@@ -19,7 +18,12 @@ export interface ServerStatus {
   started_at: number;
   uptime_seconds: number;
   data_dir: string;
-  database: { size_bytes: number; wal_bytes: number };
+  /**
+   * `store`: where the data is kept. SQLite: the database file with its write-ahead log
+   * (`wal_bytes`, counted in `size_bytes` too). PostgreSQL: the database's size as the server
+   * counts it; `wal_bytes` null, its write-ahead log being the server's, for all its databases.
+   */
+  database: { store: "sqlite" | "postgresql"; size_bytes: number; wal_bytes: number | null };
   /** The file system holding the data directory: `low` below PARLEY_DISK_LOW_MB, `full` when changes fail. */
   disk: { free_bytes: number; size_bytes: number; full: boolean; low: boolean };
   uploads: { files: number; size_bytes: number };
@@ -38,8 +42,7 @@ export interface ServerStatus {
 export async function getServerStatus(user: User): Promise<ServerStatus> {
   requireAdministrator(user, "see the server's status");
   const stored = await read(async (db) => {
-    const path = await databaseFilePath(db);
-    return { dataDir: dirname(path), files: await databaseFileSizes(db), counts: await countStored(db), pending: await countPendingOutbox(db), backups: await backupRunSummary(db) };
+    return { dataDir: dataDirOf(db), database: await databaseFigures(db), counts: await countStored(db), pending: await countPendingOutbox(db), backups: await backupRunSummary(db) };
   });
   const now = Math.floor(Date.now() / 1000);
   const byKind = Object.fromEntries(stored.pending);
@@ -50,7 +53,7 @@ export async function getServerStatus(user: User): Promise<ServerStatus> {
     started_at: SERVER_GENERATION,
     uptime_seconds: Math.max(0, now - SERVER_GENERATION),
     data_dir: stored.dataDir,
-    database: { size_bytes: stored.files.sizeBytes, wal_bytes: stored.files.walBytes },
+    database: { store: stored.database.store, size_bytes: stored.database.sizeBytes, wal_bytes: stored.database.walBytes },
     disk: dataDiskFigures(stored.dataDir),
     uploads: { files: stored.counts.uploadFiles, size_bytes: stored.counts.uploadBytes },
     counts: { users: stored.counts.users, bots: stored.counts.bots, channels: stored.counts.channels, messages: stored.counts.messages },

@@ -54,7 +54,11 @@ export function Figures({ status }: { status: ServerStatus }) {
     <div class="stats stats-three">
       <Figure label="Version" value={status.version} note={`Feature level ${status.feature_level}`} />
       <Figure label="Uptime" value={formatDuration(status.uptime_seconds)} note={`Since ${formatDateTime(status.started_at)}`} />
-      <Figure label="Database" value={formatBytes(database.size_bytes)} note={`Including ${formatBytes(database.wal_bytes)} of write-ahead log`} />
+      <Figure
+        label="Database"
+        value={formatBytes(database.size_bytes)}
+        note={database.wal_bytes === null ? "On PostgreSQL" : `Including ${formatBytes(database.wal_bytes)} of write-ahead log`}
+      />
       <Figure label="Uploads" value={formatBytes(uploads.size_bytes)} note={count(uploads.files, "file", "files")} />
       <Figure
         label="Free disk space"

@@ -5,7 +5,7 @@ export interface ServerStatus {
   started_at: number;
   uptime_seconds: number;
   data_dir: string;
-  database: { size_bytes: number; wal_bytes: number };
+  database: { store: "sqlite" | "postgresql"; size_bytes: number; wal_bytes: number | null };
   disk: { free_bytes: number; size_bytes: number; full: boolean; low: boolean };
   uploads: { files: number; size_bytes: number };
   counts: { users: number; bots: number; channels: number; messages: number };
