@@ -110,18 +110,23 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
       void delivery.whenApplied(id).then(() => message.respond(""));
     },
   });
-  onCommit(async (_emitted, logged) => {
+  onCommit((_emitted, logged) => {
     if (!logged) return;
     void publishRow(js, logged);
-    await delivered(delivery, logged);
-    // A change that may alter permissions or subscriptions holds on every node before the
-    // write returns: each live node is asked to confirm it has applied it (a node that does not
-    // answer in time is taken for dead; the backstop covers it should it not be).
-    if (logged.invalidates) {
-      const others = membership.liveNodes().filter((node) => node !== options.nodeId);
-      await Promise.all(others.map((node) => nc.request(`parley.caught-up.${node}`, String(logged.id), { timeout: CONFIRM_TIMEOUT_MS }).catch(() => {})));
-    }
+    // A send's events reach this node's queues in the log's order, as soon as the rows before
+    // them have come (from other nodes, over the bus): the writer does not wait for that, or
+    // every node's sends would queue behind the others' publishing.
+    if (!logged.invalidates) return void delivery.offer(logged);
+    return confirmEverywhere(logged);
   });
+  // A change that may alter permissions or subscriptions holds on every node before the write
+  // returns: this node applies it, then each live node is asked to confirm it has (a node that
+  // does not answer in time is taken for dead; the backstop covers it should it not be).
+  const confirmEverywhere = async (logged: LoggedBatch) => {
+    await delivered(delivery, logged);
+    const others = membership.liveNodes().filter((node) => node !== options.nodeId);
+    await Promise.all(others.map((node) => nc.request(`parley.caught-up.${node}`, String(logged.id), { timeout: CONFIRM_TIMEOUT_MS }).catch(() => {})));
+  };
 
   const catchUp = setInterval(() => {
     read(newestEventLogId).then(
