@@ -15,6 +15,8 @@ export interface Config {
   nodeId: string | null;
   /** Where the other nodes reach this one; by default http://127.0.0.1:PORT. */
   nodeUrl: string | null;
+  /** On PostgreSQL, how often to look whether anything changed the database behind this process's back (jobs/cacheBackstop.ts). */
+  changeCheckMs: number;
   host: string;
   port: number;
   logLevel: LogLevel;
@@ -237,6 +239,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     busUrl: env("PARLEY_BUS_URL") || null,
     nodeId: env("PARLEY_NODE_ID") || null,
     nodeUrl: env("PARLEY_NODE_URL") || null,
+    changeCheckMs: Math.max(10, intFromEnv("PARLEY_CHANGE_CHECK_MS", 1000)),
     host: env("PARLEY_HOST") || "0.0.0.0",
     port: intFromEnv("PARLEY_PORT", 8080),
     logLevel: level,

@@ -86,9 +86,9 @@ function externalDataVersion(): number {
 // PostgreSQL has no data_version. What stands in for it is the position of its write-ahead log,
 // which moves with every commit that changed anything, whoever made it: other nodes, an
 // operator's psql. It moves with this node's own commits too, so under a stream of sends the
-// copies are reloaded every EXTERNAL_CHANGE_DELAY_MS: a cost, never a stale copy. A job asks
-// (jobs/cacheBackstop.ts); in a cluster the bus's invalidations come sooner, and this is
-// the backstop should one be missed.
+// copies are reloaded at every look: a cost, never a stale copy. A job looks every
+// PARLEY_CHANGE_CHECK_MS (jobs/cacheBackstop.ts); in a cluster the bus's invalidations come
+// sooner, and this is the backstop should one be missed.
 let postgresVersion = 0;
 let walPosition = "";
 

@@ -1,13 +1,16 @@
-import { checkForExternalChanges, EXTERNAL_CHANGE_DELAY_MS } from "../db/caches";
+import { checkForExternalChanges } from "../db/caches";
 import { dialect } from "../db/dialect";
 import { log } from "../log";
 
 /**
- * On PostgreSQL, looks every EXTERNAL_CHANGE_DELAY_MS whether anything was committed by anyone
- * else (db/caches.ts says how), so that no copy this node keeps outlives a change made
- * elsewhere by more than that. SQLite asks its data_version as copies are used instead.
+ * On PostgreSQL, looks every `everyMs` (PARLEY_CHANGE_CHECK_MS, 1 s) whether anything was
+ * committed (db/caches.ts says how), so that no copy this node keeps outlives a change made
+ * behind its back (an operator's psql; a cluster's invalidation lost on the way) by more than
+ * that. The look cannot tell this process's own commits from others', so under a stream of
+ * sends every copy is reloaded each time: more often would cost every node more as the sends
+ * grow. SQLite asks its data_version as copies are used instead.
  */
-export function startCacheBackstop(): () => void {
+export function startCacheBackstop(everyMs: number): () => void {
   if (dialect() !== "postgres") return () => {};
   let failing = false;
   const timer = setInterval(() => {
@@ -18,7 +21,7 @@ export function startCacheBackstop(): () => void {
         failing = true;
       },
     );
-  }, EXTERNAL_CHANGE_DELAY_MS);
+  }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

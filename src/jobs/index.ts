@@ -34,7 +34,7 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   );
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
-  stops.push(startCacheBackstop());
+  stops.push(startCacheBackstop(config.changeCheckMs));
   // SQLite's own upkeep: its backups of the data dir, WAL checkpoints and FTS5 merges.
   // PostgreSQL does its own (and is backed up with pg_dump).
   if (dialect() === "sqlite") {

@@ -80,8 +80,8 @@ export function editServerDatabase(server: TestServer, statement: string | { sql
     });
     const result = Bun.spawnSync(["psql", postgresUrl, "-v", "ON_ERROR_STOP=1", "-qc", inlined], { stderr: "pipe", stdout: "ignore" });
     if (result.exitCode !== 0) throw new Error(`psql failed on ${inlined}: ${result.stderr.toString()}`);
-    // The server looks for changes made elsewhere every EXTERNAL_CHANGE_DELAY_MS (jobs/cacheBackstop.ts).
-    Bun.sleepSync(2 * EXTERNAL_CHANGE_DELAY_MS + 50);
+    // The server looks for changes made elsewhere every PARLEY_CHANGE_CHECK_MS (jobs/cacheBackstop.ts).
+    Bun.sleepSync(2 * Number(process.env.PARLEY_CHANGE_CHECK_MS ?? 1000) + 50);
     return;
   }
   if (typeof statement !== "string") statement = statement.sqlite;

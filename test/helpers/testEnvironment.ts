@@ -11,3 +11,7 @@ process.env.PARLEY_TEST_ONLY_WEAK_PASSWORD_HASHING ??= "1";
 // The renderer's warm-up at start is about a quarter of a start's CPU (0.1 of 0.4 s), and the
 // suite starts hundreds of servers; the stall test, which measures first renders too, keeps it.
 process.env.PARLEY_RENDERER_WARM_UP ??= "0";
+
+// On PostgreSQL, tests that change a server's database behind its back (editServerDatabase)
+// wait for it to notice: every 100 ms rather than the default second.
+process.env.PARLEY_CHANGE_CHECK_MS ??= "100";
