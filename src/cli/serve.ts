@@ -37,6 +37,11 @@ export async function runServe(args: string[]): Promise<number> {
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
       "trusted-proxies": { type: "string" },
+      "database-url": { type: "string" },
+      "bus-url": { type: "string" },
+      "node-id": { type: "string" },
+      "node-url": { type: "string" },
+      "files-dir": { type: "string" },
       help: { type: "boolean", short: "h" },
       ...SMTP_OPTIONS,
     },
@@ -54,7 +59,19 @@ export async function runServe(args: string[]): Promise<number> {
   }
   applySmtpOptions(values);
   const trustedProxies = values["trusted-proxies"]?.split(",").map((address) => address.trim()).filter(Boolean);
-  const config = loadConfig({ dataDir: values["data-dir"], host: values.host, port, tlsCert: values["tls-cert"], tlsKey: values["tls-key"], trustedProxies });
+  const config = loadConfig({
+    dataDir: values["data-dir"],
+    host: values.host,
+    port,
+    tlsCert: values["tls-cert"],
+    tlsKey: values["tls-key"],
+    trustedProxies,
+    databaseUrl: values["database-url"],
+    busUrl: values["bus-url"],
+    nodeId: values["node-id"],
+    nodeUrl: values["node-url"],
+    filesDir: values["files-dir"],
+  });
   log.setLevel(config.logLevel);
   log.setFormat(config.logFormat);
   try {

@@ -23,6 +23,7 @@ Run 'parley COMMAND --help' for the options of a command.
 
 export const SERVE_USAGE = `Usage: parley serve [--init] [--data-dir DIR] [--host HOST] [--port PORT]
                     [--tls-cert FILE --tls-key FILE] [--trusted-proxies LIST]
+                    [--database-url URL] [--bus-url URL --node-id NAME] [--node-url URL] [--files-dir DIR]
 
 Runs the chat server on an existing data directory. It refuses to start on a directory that
 is missing or holds no database (a mistyped --data-dir must not become a new, empty server),
@@ -46,6 +47,16 @@ Options:
                    front of Parley (env PARLEY_TRUSTED_PROXIES, default none). Only from
                    these are X-Forwarded-For (the client's address, for sign-in limits and
                    sessions) and X-Forwarded-Proto (https: Secure cookies) believed
+  --database-url URL
+                   Keep the data in this PostgreSQL database instead of SQLite in the data
+                   directory (env PARLEY_DATABASE_URL; postgres://USER:PASSWORD@HOST:PORT/DB)
+  --bus-url URL    Run as one node of a cluster on this NATS JetStream server (env
+                   PARLEY_BUS_URL, nats://HOST:PORT); needs --database-url and --node-id
+  --node-id NAME   This node's name, unique in the cluster (env PARLEY_NODE_ID)
+  --node-url URL   Where the other nodes reach this one (env PARLEY_NODE_URL,
+                   default http://127.0.0.1:PORT)
+  --files-dir DIR  Uploaded files here rather than in the data directory: a directory
+                   every node shares (env PARLEY_FILES_DIR)
   -h, --help       Show this help
 
 Environment:
