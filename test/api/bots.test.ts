@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../helpers/client";
 import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
-import { editServerDatabase } from "../helpers/inProcess";
+import { setRealmSetting, systemGroupId } from "../helpers/channels";
 
 const BOT_FIELDS = "api_key avatar_url bot_type default_all_public_streams default_events_register_stream default_sending_stream email full_name is_active owner_id services user_id".split(" ");
 const SITE = "http://localhost:8080";
@@ -81,8 +81,8 @@ describe("POST /bots", () => {
   }
 
   test("follows can_create_bots_group, and can_create_write_only_bots_group for incoming webhooks", async () => {
-    const administrators = "(SELECT id FROM user_groups WHERE name = 'role:administrators')";
-    editServerDatabase(org.server, `UPDATE realms SET settings = json_set(settings, '$.can_create_bots_group', ${administrators})`);
+    const administrators = systemGroupId(org.server, "role:administrators");
+    setRealmSetting(org.server, "can_create_bots_group", administrators);
     try {
       const before = await userCount();
       for (const role of ["member", "moderator"] as const) {
@@ -94,13 +94,14 @@ describe("POST /bots", () => {
       ok(await org.admin.api.post("/bots", { full_name: "Admin Generic Bot", short_name: "admin-generic", bot_type: 1 }));
       ok(await org.member.api.post("/bots", { full_name: "Member Incoming Bot", short_name: "member-incoming", bot_type: 2 }));
 
-      editServerDatabase(org.server, `UPDATE realms SET settings = json_set(settings, '$.can_create_write_only_bots_group', ${administrators})`);
+      setRealmSetting(org.server, "can_create_write_only_bots_group", administrators);
       const incoming = await org.member.api.post("/bots", { full_name: "Second Incoming Bot", short_name: "second-incoming", bot_type: 2 });
       expectError(incoming, "BAD_REQUEST");
       expect(incoming.body.msg).toContain("can_create_write_only_bots_group");
     } finally {
-      const members = "(SELECT id FROM user_groups WHERE name = 'role:members')";
-      editServerDatabase(org.server, `UPDATE realms SET settings = json_set(settings, '$.can_create_bots_group', ${members}, '$.can_create_write_only_bots_group', ${members})`);
+      const members = systemGroupId(org.server, "role:members");
+      setRealmSetting(org.server, "can_create_bots_group", members);
+      setRealmSetting(org.server, "can_create_write_only_bots_group", members);
     }
   });
 

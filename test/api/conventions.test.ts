@@ -200,9 +200,14 @@ describe("malformed requests are answered in JSON", () => {
 
   test("an internal failure is a JSON 500 without internals, and the log has the details", async () => {
     // A damaged row is the honest way to make the server itself fail: the code path that reads
-    // a user's settings meets JSON it cannot parse.
+    // a user's settings meets JSON it cannot parse. PostgreSQL's jsonb holds only valid JSON:
+    // there the damage is a join time past any date, which the profile cannot show.
     const victim = await createPerson(owner, anon, "Damaged Row");
-    editServerDatabase(server, "UPDATE users SET settings = '{not json' WHERE id = ?", victim.id);
+    editServerDatabase(
+      server,
+      { sqlite: "UPDATE users SET settings = '{not json' WHERE id = ?", postgres: "UPDATE users SET date_joined = 9223372036854775807 WHERE id = ?" },
+      victim.id,
+    );
     const response = await send("GET", "/api/v1/users/me", { as: victim });
     expect(response.status).toBe(500);
     expect(response.body).toEqual({ result: "error", msg: "Internal server error", code: "INTERNAL_SERVER_ERROR" });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel, queryServer, subscribe, uniqueName } from "../helpers/channels";
+import { createChannel, queryServer, setRealmSetting, subscribe, systemGroupId, uniqueName } from "../helpers/channels";
 import { createPerson, expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { channelMessage, sendOk } from "../helpers/sending";
-import { SEED_TIMEOUT_MS, pending, pendingOf, register, setRealmSettings, systemGroupId } from "../events/support";
+import { SEED_TIMEOUT_MS, pending, pendingOf, register } from "../events/support";
 
 let org: Org;
 let counter = 0;
@@ -19,7 +19,10 @@ const isActive = async (userId: number) => ok(await org.owner.api.get(`/users/${
 const outboxRows = (userId: number) =>
   queryServer<{ kind: string; payload: string; created_at: number; sent_at: number | null; attempts: number }>(
     org.server,
-    "SELECT kind, payload, created_at, sent_at, attempts FROM outbox WHERE json_extract(payload, '$.user_id') = ?",
+    {
+      sqlite: "SELECT kind, payload, created_at, sent_at, attempts FROM outbox WHERE json_extract(payload, '$.user_id') = ?",
+      postgres: "SELECT kind, payload, created_at, sent_at, attempts FROM outbox WHERE payload->>'user_id' = ?::text",
+    },
     userId,
   );
 const strip = (events: Array<{ id: number }>) => events.map(({ id: _id, ...event }) => event);
@@ -124,7 +127,7 @@ describe("DELETE /users/{user_id}", () => {
 describe("group member lists follow deactivation (register leaves deactivated users out)", () => {
   test("those who see the user drop them on realm_user, a guest who cannot gets remove_members; on return everyone gets add_members", async () => {
     const leaver = await freshMember();
-    setRealmSettings(org.server, { can_access_all_users_group: systemGroupId(org.server, "role:members") });
+    setRealmSetting(org.server, "can_access_all_users_group", systemGroupId(org.server, "role:members"));
     try {
       const watchers = [org.member, org.guest];
       const groupsOf = async (person: Person) => (await register(person, { fetch_event_types: ["realm_user_groups"] })) as State;
@@ -147,7 +150,7 @@ describe("group member lists follow deactivation (register leaves deactivated us
         expect(replayGroups(afterLeaving[index].realm_user_groups, events)).toEqual(fresh);
       }
     } finally {
-      setRealmSettings(org.server, { can_access_all_users_group: systemGroupId(org.server, "role:everyone") });
+      setRealmSetting(org.server, "can_access_all_users_group", systemGroupId(org.server, "role:everyone"));
     }
   });
 });
@@ -184,7 +187,7 @@ describe("DELETE /users/{user_id}: refusals change nothing", () => {
   test("unknown users, bots, system bots, deactivated users and malformed IDs are BAD_REQUEST", async () => {
     const gone = await freshMember();
     ok(await org.admin.api.delete(`/users/${gone.id}`));
-    const notificationBot = queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE is_system_bot = 1")[0].id;
+    const notificationBot = queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE is_system_bot")[0].id;
     for (const id of [999999, org.bot.id, notificationBot, gone.id]) expectError(await org.admin.api.delete(`/users/${id}`), "BAD_REQUEST", 400);
     expectError(await org.admin.api.delete("/users/abc"), "BAD_REQUEST", 400);
     expect(await isActive(org.bot.id)).toBe(true);
@@ -247,7 +250,7 @@ describe("POST /users/{user_id}/reactivate", () => {
 
   test("an active user, an unknown ID and a system bot are BAD_REQUEST", async () => {
     const queueId = await queueOf(org.owner);
-    const notificationBot = queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE is_system_bot = 1")[0].id;
+    const notificationBot = queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE is_system_bot")[0].id;
     for (const id of [org.member.id, 999999, notificationBot]) expectError(await org.admin.api.post(`/users/${id}/reactivate`), "BAD_REQUEST", 400);
     expect(await pending(org.owner, queueId)).toEqual([]);
   });

@@ -262,7 +262,7 @@ describe("changing the topic", () => {
 
 describe("resolving topics", () => {
   const botPosts = (channelId: number, topic: string) =>
-    queryServer<{ content: string }>(org.server, "SELECT m.content FROM messages m JOIN users u ON u.id = m.sender_id WHERE u.is_system_bot = 1 AND m.channel_id = ? AND m.topic = ? ORDER BY m.id", channelId, topic).map((r) => r.content);
+    queryServer<{ content: string }>(org.server, "SELECT m.content FROM messages m JOIN users u ON u.id = m.sender_id WHERE u.is_system_bot AND m.channel_id = ? AND m.topic = ? ORDER BY m.id", channelId, topic).map((r) => r.content);
 
   test("adding ✔ resolves: not counted as a move, and the notification bot says who did it", async () => {
     const topic = uniqueName("issue");
@@ -365,7 +365,7 @@ describe("moving between channels", () => {
 
 describe("notifications of moves", () => {
   const lastBotPost = (channelId: number, topic: string) =>
-    queryServer<{ content: string }>(org.server, "SELECT m.content FROM messages m JOIN users u ON u.id = m.sender_id WHERE u.is_system_bot = 1 AND m.channel_id = ? AND m.topic = ? ORDER BY m.id DESC LIMIT 1", channelId, topic)[0]?.content;
+    queryServer<{ content: string }>(org.server, "SELECT m.content FROM messages m JOIN users u ON u.id = m.sender_id WHERE u.is_system_bot AND m.channel_id = ? AND m.topic = ? ORDER BY m.id DESC LIMIT 1", channelId, topic)[0]?.content;
 
   test("by default the new topic hears where a moved topic came from; the old one is told only when asked", async () => {
     const topic = uniqueName("source");

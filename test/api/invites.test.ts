@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel } from "../helpers/channels";
+import { createChannel, setRealmSetting, systemGroupId } from "../helpers/channels";
 import { expectError, login, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { SmtpSink } from "../helpers/smtpSink";
-import { SEED_TIMEOUT_MS, pendingOf, register, setRealmSettings, systemGroupId } from "../events/support";
+import { SEED_TIMEOUT_MS, pendingOf, register } from "../events/support";
 
 /**
  * Invitations over HTTP with a real SMTP sink (spec 4.8, 4.12, 2.10, 3): the mail, the link it
@@ -191,11 +191,12 @@ describe("POST /invites", () => {
     // Who may invite and who may subscribe others are realm settings. The member is subscribed
     // to the channel but does not administer it (its creator would).
     const channel = await createChannel(org, admin, { principals: [admin.id, member.id] });
-    setRealmSettings(org.server, { can_add_subscribers_group: systemGroupId(org.server, "role:administrators") });
+    setRealmSetting(org.server, "can_add_subscribers_group", systemGroupId(org.server, "role:administrators"));
     await refuse(member, { stream_ids: [channel] }, "You do not have permission to subscribe other users to channels.");
-    setRealmSettings(org.server, { can_invite_users_group: systemGroupId(org.server, "role:administrators") });
+    setRealmSetting(org.server, "can_invite_users_group", systemGroupId(org.server, "role:administrators"));
     await refuse(moderator, {}, "Insufficient permission");
-    setRealmSettings(org.server, { can_add_subscribers_group: systemGroupId(org.server, "role:members"), can_invite_users_group: systemGroupId(org.server, "role:members") });
+    setRealmSetting(org.server, "can_add_subscribers_group", systemGroupId(org.server, "role:members"));
+    setRealmSetting(org.server, "can_invite_users_group", systemGroupId(org.server, "role:members"));
     expect(await listAll()).toEqual(before);
   });
 });
@@ -244,9 +245,9 @@ describe("POST /invites/multiuse", () => {
     expect((await org.admin.api.post("/invites/multiuse", { stream_ids: [999_999] })).body.msg).toBe("Invalid channel ID 999999. No invites were sent.");
     expect(await listAll()).toEqual(before);
     // Given the permission, a moderator may create links for roles up to their own.
-    setRealmSettings(org.server, { create_multiuse_invite_group: systemGroupId(org.server, "role:moderators") });
+    setRealmSetting(org.server, "create_multiuse_invite_group", systemGroupId(org.server, "role:moderators"));
     ok(await org.moderator.api.post("/invites/multiuse", { invite_as: 300 }));
-    setRealmSettings(org.server, { create_multiuse_invite_group: systemGroupId(org.server, "role:administrators") });
+    setRealmSetting(org.server, "create_multiuse_invite_group", systemGroupId(org.server, "role:administrators"));
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, login, ok, seedOrg, type Org } from "../helpers/seed";
 import { runParley } from "../helpers/server";
+import { databaseUrlOf } from "../helpers/testDatabase";
 import { SEED_TIMEOUT_MS, pendingOf, register } from "../events/support";
 
 /**
@@ -16,6 +17,11 @@ beforeAll(async () => {
 }, SEED_TIMEOUT_MS);
 afterAll(() => org.server.dispose());
 
+/** `parley ARGS` on the server's data, as its operator would run it: with its database's URL when that is PostgreSQL. */
+const parley = (args: string[]) => {
+  const url = databaseUrlOf(org.server.dataDir);
+  return runParley(args, { env: url === undefined ? {} : { PARLEY_DATABASE_URL: url } });
+};
 const local = (link: string) => `${org.server.url}${new URL(link).pathname}`;
 const join = async (link: string, form: Record<string, string>) => {
   const response = await fetch(local(link), { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
@@ -35,7 +41,7 @@ describe("without a mail server", () => {
   });
 
   test("parley invite prints a working link while the server runs", () => {
-    const run = runParley(["invite", "--data-dir", org.server.dataDir, "--email", "cli@example.com", "--as", "guest", "--expires-in-minutes", "60"]);
+    const run = parley(["invite", "--data-dir", org.server.dataDir, "--email", "cli@example.com", "--as", "guest", "--expires-in-minutes", "60"]);
     expect(run.exitCode).toBe(0);
     const link = /^cli@example\.com\t(\S+)$/m.exec(run.stdout)![1];
     expect(run.stdout).toContain("No mail server is configured");
@@ -43,7 +49,7 @@ describe("without a mail server", () => {
       expect((await join(link, { full_name: "Cli Guest", password: "cli-password" })).status).toBe(303);
       const guest = await login(org.anon, "cli@example.com", "cli-password");
       expect(ok(await guest.api.get("/users/me")).role).toBe(600);
-      const again = runParley(["invite", "--data-dir", org.server.dataDir, "--email", "cli@example.com"]);
+      const again = parley(["invite", "--data-dir", org.server.dataDir, "--email", "cli@example.com"]);
       expect(again.exitCode).toBe(1);
       expect(again.stderr).toContain("Already has an account.");
     })();

@@ -194,7 +194,7 @@ describe("POST /users/{user_id}/password_reset", () => {
       ok(await org.admin.api.post(`/users/${person.id}/password_reset`, { send_email: true }));
       // Its first try has failed (a try under way might still reach the server after resume()).
       const tried = Date.now() + 10_000;
-      while (!(queryServer<{ attempts: number }>(org.server, "SELECT attempts FROM outbox WHERE json_extract(payload, '$.to') = ?", person.email)[0]?.attempts >= 1)) {
+      while (!(queryServer<{ attempts: number }>(org.server, { sqlite: "SELECT attempts FROM outbox WHERE json_extract(payload, '$.to') = ?", postgres: "SELECT attempts FROM outbox WHERE payload->>'to' = ?" }, person.email)[0]?.attempts >= 1)) {
         if (Date.now() > tried) throw new Error("the outbox never tried the reset mail");
         await Bun.sleep(20);
       }
@@ -205,7 +205,7 @@ describe("POST /users/{user_id}/password_reset", () => {
     }
     // The outbox tries again within a second or two and finds nothing to send.
     const deadline = Date.now() + 10_000;
-    while (queryServer<{ sent_at: number | null }>(org.server, "SELECT sent_at FROM outbox WHERE json_extract(payload, '$.to') = ?", person.email)[0]?.sent_at == null) {
+    while (queryServer<{ sent_at: number | null }>(org.server, { sqlite: "SELECT sent_at FROM outbox WHERE json_extract(payload, '$.to') = ?", postgres: "SELECT sent_at FROM outbox WHERE payload->>'to' = ?" }, person.email)[0]?.sent_at == null) {
       if (Date.now() > deadline) throw new Error("the outbox never finished the reset mail");
       await Bun.sleep(100);
     }

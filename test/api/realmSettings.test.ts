@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel } from "../helpers/channels";
+import { createChannel, systemGroupId } from "../helpers/channels";
 import { postFrom } from "../helpers/fromAddress";
 import { encodeParam } from "../helpers/client";
 import { expectError, ok, seedOrg, type Org, type Person } from "../helpers/seed";
-import { SEED_TIMEOUT_MS, pendingOf, register, systemGroupId, type Event, type State } from "../events/support";
+import { SEED_TIMEOUT_MS, pendingOf, register, type Event, type State } from "../events/support";
 
 /**
  * PATCH /realm: every setting Parley takes, its checks, who may change it, the event each

@@ -132,7 +132,7 @@ describe("channel announcements and first_message_id", () => {
   const botMessages = (channelId: number) =>
     queryServer<{ id: number; topic: string; content: string; sender_id: number }>(
       org.server,
-      "SELECT m.id, m.topic, m.content, m.sender_id FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.channel_id = ? AND u.is_system_bot = 1 ORDER BY m.id",
+      "SELECT m.id, m.topic, m.content, m.sender_id FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.channel_id = ? AND u.is_system_bot ORDER BY m.id",
       channelId,
     );
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPerson, expectError, login, ok, seedOrg, type Org, type Person } from "../helpers/seed";
 import { editServerDatabase } from "../helpers/inProcess";
+import { setRealmSetting, systemGroupId } from "../helpers/channels";
 
 const USER_FIELDS = "avatar_url avatar_version bot_owner_id bot_type date_joined delivery_email email full_name is_active is_admin is_bot is_guest is_owner role timezone user_id".split(" ");
 const REALM_HOST = "localhost";
@@ -101,7 +102,14 @@ describe("GET /users/{user_id} and GET /users/{email}", () => {
     let private_: Person;
     beforeAll(async () => {
       private_ = await freshMember();
-      editServerDatabase(org.server, "UPDATE users SET settings = json_set(settings, '$.email_address_visibility', 3) WHERE id = ?", private_.id);
+      editServerDatabase(
+        org.server,
+        {
+          sqlite: "UPDATE users SET settings = json_set(settings, '$.email_address_visibility', 3) WHERE id = ?",
+          postgres: "UPDATE users SET settings = jsonb_set(settings, '{email_address_visibility}', '3') WHERE id = ?",
+        },
+        private_.id,
+      );
     });
 
     test("others see a stand-in address, no delivery_email and a real avatar URL", async () => {
@@ -126,8 +134,8 @@ describe("GET /users/{user_id} and GET /users/{email}", () => {
 });
 
 describe("when guests may not see everyone (can_access_all_users_group is role:members)", () => {
-  beforeAll(() => editServerDatabase(org.server, "UPDATE realms SET settings = json_set(settings, '$.can_access_all_users_group', (SELECT id FROM user_groups WHERE name = 'role:members'))"));
-  afterAll(() => editServerDatabase(org.server, "UPDATE realms SET settings = json_set(settings, '$.can_access_all_users_group', (SELECT id FROM user_groups WHERE name = 'role:everyone'))"));
+  beforeAll(() => setRealmSetting(org.server, "can_access_all_users_group", systemGroupId(org.server, "role:members")));
+  afterAll(() => setRealmSetting(org.server, "can_access_all_users_group", systemGroupId(org.server, "role:everyone")));
 
   test("a guest's list shows others as 'Unknown user', but themselves and bots as they are", async () => {
     const list = await members(org.guest);

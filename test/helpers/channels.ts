@@ -27,7 +27,16 @@ function queryPostgres<T>(url: string, statement: string, params: Array<string |
   });
   const result = Bun.spawnSync(["psql", url, "-v", "ON_ERROR_STOP=1", "-Atqc", `SELECT coalesce(json_agg(row), '[]') FROM (${inlined}) row`], { stderr: "pipe", stdout: "pipe" });
   if (result.exitCode !== 0) throw new Error(`psql failed on ${inlined}: ${result.stderr.toString()}`);
-  return JSON.parse(result.stdout.toString(), (_key, value) => (value === true ? 1 : value === false ? 0 : value)) as T[];
+  const rows = JSON.parse(result.stdout.toString()) as Array<Record<string, unknown>>;
+  // As SQLite gives them: a boolean column as 1 or 0, a jsonb column as JSON text (json_agg nests it parsed).
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (typeof value === "boolean") row[key] = value ? 1 : 0;
+      else if (typeof value === "object" && value !== null) row[key] = JSON.stringify(value);
+    }
+  }
+  return rows as T[];
 }
 
 /** Creates a channel as `creator` (who is subscribed unless principals say otherwise) and returns its ID. */
@@ -38,7 +47,7 @@ export async function createChannel(org: Org, creator: Person, params: Params = 
 
 /**
  * Reads the server's database directly (read-only), for what no endpoint shows. On PostgreSQL
- * (testDatabase.ts) the rows come back as SQLite gives them: booleans as 1 or 0.
+ * (testDatabase.ts) the rows come back as SQLite gives them: booleans as 1 or 0, jsonb as JSON text.
  */
 export function queryServer<T>(server: TestServer, statement: string | { sqlite: string; postgres: string }, ...params: Array<string | number>): T[] {
   const postgresUrl = databaseUrlOf(server.dataDir);
