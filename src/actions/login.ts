@@ -28,10 +28,11 @@ function loginLimits(): LoginLimits {
     const config = loadConfig();
     const windowMs = config.loginFailureWindowSeconds * 1000;
     limits = {
-      pairs: new FailureCounter(config.loginFailureLimit, windowMs),
-      addresses: new FailureCounter(config.loginAddressFailureLimit, windowMs),
-      accounts: new FailureCounter(config.loginAccountFailureLimit, windowMs),
-      trusted: new RecentSuccesses(TRUST_MS),
+      // Named: a cluster's nodes share them (http/sharedLimits.ts), so guesses spread over the nodes count as one.
+      pairs: new FailureCounter(config.loginFailureLimit, windowMs, undefined, "login:pairs"),
+      addresses: new FailureCounter(config.loginAddressFailureLimit, windowMs, undefined, "login:addresses"),
+      accounts: new FailureCounter(config.loginAccountFailureLimit, windowMs, undefined, "login:accounts"),
+      trusted: new RecentSuccesses(TRUST_MS, undefined, "login:trusted"),
     };
   }
   return limits;

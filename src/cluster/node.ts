@@ -9,6 +9,7 @@ import { publish, useQueueIdPrefix } from "../events/registry";
 import { log } from "../log";
 import { DuplicateNodeError, Membership, MEMBERSHIP_BUCKET, MEMBERSHIP_TTL_MS } from "./membership";
 import { OrderedDelivery } from "./orderedDelivery";
+import { shareLimits } from "./sharedLimits";
 
 /**
  * This process as one node of a cluster: several Parley processes on one PostgreSQL database,
@@ -98,6 +99,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
     }
   })();
 
+  const stopSharingLimits = shareLimits(nc, options.nodeId);
   useQueueIdPrefix(`${options.nodeId}:`);
   logEventsAs(options.nodeId);
   // Asked by a node that wrote something that changes what others keep cached: answers once
@@ -150,6 +152,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
       clearInterval(catchUp);
       clearInterval(prune);
       catchUpRequests.unsubscribe();
+      stopSharingLimits();
       delivery.stop();
       logEventsAs(null);
       await membership.leave();

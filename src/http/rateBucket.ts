@@ -1,3 +1,5 @@
+import { shareUnder, told } from "./sharedLimits";
+
 /**
  * One rate limit over many keys (accounts, or client addresses): at most `count` units in any
  * `seconds`, as the reference's in-memory limiter (Zulip's Tornado backend) keeps it.
@@ -19,9 +21,19 @@ export class RateBucket {
     seconds: number,
     /** Keys kept before the oldest are forgotten: a flood from many addresses must not grow memory without end. */
     private readonly maxKeys = 100_000,
+    /** Its name in a cluster, whose nodes share what each spends (http/sharedLimits.ts); none: not shared. */
+    private readonly sharedAs?: string,
   ) {
     this.windowMs = seconds * 1000;
     this.msPerUnit = this.windowMs / count;
+    if (sharedAs) shareUnder(sharedAs, { apply: (note) => note.kind === "spent" && this.charge(note.key, Date.now(), note.cost) });
+  }
+
+  /** What another node spent for `key`: counted whether or not it fits (it was spent). */
+  private charge(key: number | string, now: number, cost: number) {
+    const refilled = this.refilledAt.get(key);
+    this.refilledAt.set(key, Math.min(Math.max(refilled ?? now, now) + Math.min(cost, this.count) * this.msPerUnit, now + this.windowMs));
+    if (refilled === undefined && this.refilledAt.size > this.maxKeys) this.forgetSome(now);
   }
 
   /**
@@ -35,6 +47,7 @@ export class RateBucket {
     const over = after - now - this.windowMs;
     if (over > 0) return over;
     this.refilledAt.set(key, after);
+    if (this.sharedAs) told({ kind: "spent", limit: this.sharedAs, key, cost, at: now });
     if (refilled === undefined && this.refilledAt.size > this.maxKeys) this.forgetSome(now);
     return 0;
   }

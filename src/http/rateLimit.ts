@@ -1,4 +1,5 @@
 import { ApiError } from "./errors";
+import { shareUnder, told } from "./sharedLimits";
 
 /**
  * Counts failures per key of one kind (say, client addresses) in a sliding window; a key that
@@ -18,7 +19,18 @@ export class FailureCounter {
     readonly windowMs: number,
     /** Bounds memory when someone sprays failures from many addresses or at many usernames. */
     private readonly maxKeys = 100_000,
-  ) {}
+    /** Its name in a cluster, whose nodes share failures (http/sharedLimits.ts); none: not shared. */
+    private readonly sharedAs?: string,
+  ) {
+    if (sharedAs) {
+      shareUnder(sharedAs, {
+        apply: (note) => {
+          if (note.kind === "failed") this.count(note.key, Math.min(note.at, Date.now()));
+          else if (note.kind === "forgot") this.failures.delete(note.key);
+        },
+      });
+    }
+  }
 
   get enabled() {
     return this.limit > 0;
@@ -59,6 +71,11 @@ export class FailureCounter {
   }
 
   recordFailure(key: string, now: number) {
+    this.count(key, now);
+    if (this.sharedAs) told({ kind: "failed", limit: this.sharedAs, key, at: now });
+  }
+
+  private count(key: string, now: number) {
     const recent = this.recent(key, now);
     recent.push(now);
     // Only the newest `limit` failures can ever matter to waitMs().
@@ -70,6 +87,7 @@ export class FailureCounter {
 
   forget(key: string) {
     this.failures.delete(key);
+    if (this.sharedAs) told({ kind: "forgot", limit: this.sharedAs, key });
   }
 
   /** Keys holding failures, for tests of the memory bound. */
@@ -176,9 +194,18 @@ export class RecentSuccesses {
   constructor(
     private readonly ttlMs: number,
     private readonly maxKeys = 100_000,
-  ) {}
+    /** Its name in a cluster, whose nodes share successes (http/sharedLimits.ts); none: not shared. */
+    private readonly sharedAs?: string,
+  ) {
+    if (sharedAs) shareUnder(sharedAs, { apply: (note) => note.kind === "trusted" && this.keep(note.key, Math.min(note.at, Date.now())) });
+  }
 
   record(key: string, now: number) {
+    this.keep(key, now);
+    if (this.sharedAs) told({ kind: "trusted", limit: this.sharedAs, key, at: now });
+  }
+
+  private keep(key: string, now: number) {
     this.times.delete(key);
     this.times.set(key, now);
     // Map order is oldest success first, so the front is what goes.

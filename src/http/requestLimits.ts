@@ -30,7 +30,8 @@ let buckets: Buckets | null = null;
 
 /** Sets the limits from the configuration; until then (an app run in-process by tests) nothing is limited. */
 export function configureRateLimits(limits: RateLimits) {
-  const made = Object.fromEntries(Object.entries(limits).map(([name, rule]) => [name, rule && new RateBucket(rule.count, rule.seconds)])) as Buckets;
+  // Named: a cluster's nodes share what each spends (http/sharedLimits.ts).
+  const made = Object.fromEntries(Object.entries(limits).map(([name, rule]) => [name, rule && new RateBucket(rule.count, rule.seconds, undefined, `requests:${name}`)])) as Buckets;
   buckets = Object.values(made).some(Boolean) ? made : null;
 }
 

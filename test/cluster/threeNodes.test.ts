@@ -138,6 +138,17 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
     void anon;
   }, 30_000);
 
+  test("password guesses spread over the nodes are counted together: the lockout holds on every node", async () => {
+    ok(await owner.api.post("/users", { email: "guessed@example.com", password: "Guessed-password-1", full_name: "Guessed" }));
+    const tryOn = (i: number, password: string) => new ApiClient(nodes[i].url).post("/fetch_api_key", { username: "guessed@example.com", password });
+    // The default limit: 10 wrong passwords for one account from one address (one node alone would allow 10 each).
+    const statuses: number[] = [];
+    for (let n = 0; n < 12; n++) statuses.push((await tryOn(n % 3, `wrong-${n}`)).status);
+    expect(statuses.slice(0, 10).every((status) => status === 401 || status === 403)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    for (let i = 0; i < 3; i++) expect((await tryOn(i, "Guessed-password-1")).status).toBe(429);
+  }, 30_000);
+
   test("a second node with the same PARLEY_NODE_ID is refused at start", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "parley-node-dup-"));
     dataDirs.push(dataDir);
