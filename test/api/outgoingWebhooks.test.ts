@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, queryServer, uniqueName } from "../helpers/channels";
 import { editServerDatabase } from "../helpers/inProcess";
+import { botOutboxRows } from "../helpers/outboxRows";
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 
@@ -59,7 +60,10 @@ const json = (value: unknown, status = 200) => new Response(JSON.stringify(value
 const messagesFrom = (senderId: number) => queryServer<{ id: number; content: string; topic: string; recipient_id: number; client: string; channel_id: number | null }>(org.server, "SELECT id, content, topic, recipient_id, client, channel_id FROM messages WHERE sender_id = ? ORDER BY id", senderId);
 const notificationBotId = () => queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE email LIKE 'notification-bot@%'")[0].id;
 const directRecipientOf = (userIds: number[]) => {
-  const rows = queryServer<{ recipient_id: number; members: string }>(org.server, "SELECT recipient_id, group_concat(user_id) AS members FROM (SELECT * FROM recipient_users ORDER BY user_id) GROUP BY recipient_id");
+  const rows = queryServer<{ recipient_id: number; members: string }>(org.server, {
+    sqlite: "SELECT recipient_id, group_concat(user_id) AS members FROM (SELECT * FROM recipient_users ORDER BY user_id) GROUP BY recipient_id",
+    postgres: "SELECT recipient_id, string_agg(user_id::text, ',' ORDER BY user_id) AS members FROM recipient_users GROUP BY recipient_id",
+  });
   return rows.find((row) => row.members === [...userIds].sort((a, b) => a - b).join(","))?.recipient_id;
 };
 
@@ -159,7 +163,7 @@ describe("a mention in a channel", () => {
     await sendOk(org.member, channelMessage(channelId, "t", `@**Hook Bot ${botCounter}** marker`));
     await waitFor(() => hits(marker.name).length > 0, "the marker webhook");
     expect(hits(bot.name)).toEqual([]);
-    expect(queryServer(org.server, "SELECT * FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${bot.id},%`)).toEqual([]);
+    expect(botOutboxRows(org.server, "*", bot.id, "kind = 'outgoing_webhook'")).toEqual([]);
   });
 });
 
@@ -230,7 +234,7 @@ describe("failures", () => {
     await sendOk(org.member2, directMessage([bot.id], "anyone?"));
     const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice", 15_000);
     expect(notice.content).toContain("exception occurred");
-    const attempts = queryServer<{ attempts: number; gave_up_at: number | null }>(org.server, "SELECT attempts, gave_up_at FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${bot.id},%`);
+    const attempts = botOutboxRows<{ attempts: number; gave_up_at: number | null }>(org.server, "attempts, gave_up_at", bot.id, "kind = 'outgoing_webhook'");
     expect(attempts).toEqual([{ attempts: 3, gave_up_at: expect.any(Number) }]);
     const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
     expect(failure.content).toBe("Failure! Bot is unavailable");
@@ -291,7 +295,7 @@ describe("a bot that changed", () => {
     await sendOk(org.member2, directMessage([bot.id], "hello?"));
     await waitFor(() => hits(bot.name).length === 1, "the first try");
     ok(await org.member.api.delete(`/bots/${bot.id}`));
-    await waitFor(() => queryServer<{ sent_at: number | null }>(org.server, "SELECT sent_at FROM outbox WHERE payload LIKE ?", `%"bot_id":${bot.id},%`)[0]?.sent_at, "the item to be closed", 5_000);
+    await waitFor(() => botOutboxRows<{ sent_at: number | null }>(org.server, "sent_at", bot.id)[0]?.sent_at, "the item to be closed", 5_000);
     expect(hits(bot.name)).toHaveLength(1);
     expect(messagesFrom(bot.id)).toEqual([]);
     expect(messagesFrom(notificationBotId()).slice(before).filter((message) => message.content.includes(`|${bot.id}**`))).toEqual([]);

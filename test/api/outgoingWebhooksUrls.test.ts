@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { queryServer } from "../helpers/channels";
 import { editServerDatabase } from "../helpers/inProcess";
+import { botOutboxRows } from "../helpers/outboxRows";
 import { LOCAL_SPELLINGS } from "../helpers/localSpellings";
 import { type Org, expectError, ok, seedOrg } from "../helpers/seed";
 import { directMessage, sendOk } from "../helpers/sending";
@@ -64,7 +65,7 @@ async function botWithStoredUrl(url: string): Promise<number> {
   return bot.user_id;
 }
 
-const attemptsOf = (botId: number) => queryServer<{ attempts: number; gave_up_at: number | null }>(org.server, "SELECT attempts, gave_up_at FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${botId},%`);
+const attemptsOf = (botId: number) => botOutboxRows<{ attempts: number; gave_up_at: number | null }>(org.server, "attempts, gave_up_at", botId, "kind = 'outgoing_webhook'");
 
 describe("a server without PARLEY_WEBHOOK_ALLOW_LOOPBACK", () => {
   test("refuses a bot whose URL is local in any spelling when it is created, saying why", async () => {
@@ -86,7 +87,7 @@ describe("a server without PARLEY_WEBHOOK_ALLOW_LOOPBACK", () => {
       await sendOk(org.member2, directMessage([botId], "hello"));
     }
     // Every notification finished (sent, or given up) before the receivers are asked.
-    const finished = () => botIds.every((botId) => queryServer<{ done: number }>(org.server, "SELECT sent_at IS NOT NULL OR gave_up_at IS NOT NULL AS done FROM outbox WHERE kind = 'outgoing_webhook' AND payload LIKE ?", `%"bot_id":${botId},%`)[0]?.done === 1);
+    const finished = () => botIds.every((botId) => botOutboxRows<{ done: number }>(org.server, "sent_at IS NOT NULL OR gave_up_at IS NOT NULL AS done", botId, "kind = 'outgoing_webhook'")[0]?.done === 1);
     const deadline = Date.now() + 30_000;
     while (!finished() && Date.now() < deadline) await Bun.sleep(50);
     expect(requests).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Socket, TCPSocketListener } from "bun";
 import { createChannel, queryServer } from "../helpers/channels";
+import { botOutboxRows } from "../helpers/outboxRows";
 import { type Org, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 import { SmtpSink } from "../helpers/smtpSink";
@@ -128,7 +129,7 @@ describe("a bot service that accepts connections and never answers, with 15 noti
   test("is still waited on, one notification at a time: the others of its bot wait their turn", async () => {
     expect(hangingSockets.size).toBe(1);
     // No try has ended yet (the one under way is counted when it does).
-    const waiting = queryServer<{ n: number }>(org.server, "SELECT count(*) AS n FROM outbox WHERE attempts = 0 AND sent_at IS NULL AND gave_up_at IS NULL AND payload LIKE ?", `%"bot_id":${hangingBot.id},%`)[0].n;
+    const waiting = botOutboxRows<{ id: number }>(org.server, "id", hangingBot.id, "attempts = 0 AND sent_at IS NULL AND gave_up_at IS NULL").length;
     expect(waiting).toBe(15);
   });
 });
@@ -165,7 +166,7 @@ describe("one service", () => {
     await Bun.sleep(600);
     // The first round failed together, so the service's lane paused (a second): the other three waited untried.
     expect(failing.bodies.length).toBe(CONCURRENCY);
-    const attempts = many.map((bot) => queryServer<{ attempts: number }>(org.server, "SELECT attempts FROM outbox WHERE payload LIKE ?", `%"bot_id":${bot.id},%`)[0].attempts);
+    const attempts = many.map((bot) => botOutboxRows<{ attempts: number }>(org.server, "attempts", bot.id)[0].attempts);
     expect(attempts.filter((count) => count === 0)).toHaveLength(6 - CONCURRENCY);
   });
 });

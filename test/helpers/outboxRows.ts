@@ -1,0 +1,18 @@
+import { queryServer } from "./channels";
+import type { TestServer } from "./server";
+
+/**
+ * The outbox items of one outgoing-webhook bot, read from the server's database: `columns` of the
+ * items whose payload names `botId`, that also match `where`. The payload is JSON text on SQLite
+ * and jsonb on PostgreSQL, so each reads the bot's ID out of the JSON in its own way.
+ */
+export function botOutboxRows<T>(server: TestServer, columns: string, botId: number, where = "TRUE"): T[] {
+  return queryServer<T>(
+    server,
+    {
+      sqlite: `SELECT ${columns} FROM outbox WHERE (${where}) AND json_extract(payload, '$.bot_id') = ? ORDER BY id`,
+      postgres: `SELECT ${columns} FROM outbox WHERE (${where}) AND (payload->>'bot_id')::bigint = ? ORDER BY id`,
+    },
+    botId,
+  );
+}
