@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, seedOrg, type Org } from "../helpers/seed";
-import { SEED_TIMEOUT_MS, register, setRealmSettings, systemGroupId, withDatabase, type State } from "./support";
+import { SEED_TIMEOUT_MS, register, setRealmSettings, systemGroupId, type State } from "./support";
+import { editServerDatabase } from "../helpers/inProcess";
 
 let org: Org;
 
@@ -110,7 +111,7 @@ describe("POST /register: the response", () => {
   });
 
   test("realm_user_groups: system groups; deactivated groups only with include_deactivated_groups", async () => {
-    withDatabase(org.server, (db) => db.run("INSERT INTO user_groups (name, description, deactivated) VALUES ('retired', 'gone', 1), ('designers', 'live', 0)"));
+    editServerDatabase(org.server, "INSERT INTO user_groups (name, description, deactivated) VALUES ('retired', 'gone', true), ('designers', 'live', false)");
     const names = (state: State) => (state.realm_user_groups as Array<{ name: string }>).map((group) => group.name);
     const plain = await register(org.member, { fetch_event_types: ["realm_user_groups"] });
     expect(names(plain)).toEqual(expect.arrayContaining(["role:everyone", "role:members", "role:owners", "designers"]));

@@ -1,9 +1,8 @@
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import { expect } from "bun:test";
+import { queryServer } from "../helpers/channels";
+import { editServerDatabase } from "../helpers/inProcess";
 import { ok, type Person } from "../helpers/seed";
 import type { TestServer } from "../helpers/server";
-import { EXTERNAL_CHANGE_DELAY_MS } from "../../src/db/caches";
 
 /** Helpers for event-queue tests: register, fetch, and replay events onto a snapshot. */
 
@@ -29,30 +28,17 @@ export async function pendingOf(person: Person, queueId: string, types: string[]
 
 /**
  * Changes realm settings straight in the database, for settings no endpoint changes yet.
- * Values are JSON; the server reads the realm row on every use.
+ * Values are JSON; the server reads the realm row on every use. The settings column is JSON
+ * text on SQLite and jsonb on PostgreSQL (where queryServer hands it over parsed).
  */
 export function setRealmSettings(server: TestServer, settings: Record<string, unknown>) {
-  withDatabase(server, (db) => {
-    const row = db.query("SELECT settings FROM realms WHERE id = 1").get() as { settings: string };
-    db.run("UPDATE realms SET settings = ? WHERE id = 1", [JSON.stringify({ ...JSON.parse(row.settings), ...settings })]);
-  });
-}
-
-export function withDatabase<T>(server: TestServer, use: (db: Database) => T): T {
-  const db = new Database(join(server.dataDir, "parley.db"));
-  db.run("PRAGMA busy_timeout = 5000");
-  try {
-    const result = use(db);
-    // The server notices other connections' changes within this delay.
-    if ((db.query("SELECT total_changes() AS n").get() as { n: number }).n > 0) Bun.sleepSync(EXTERNAL_CHANGE_DELAY_MS + 20);
-    return result;
-  } finally {
-    db.close();
-  }
+  const [row] = queryServer<{ settings: string | Record<string, unknown> }>(server, "SELECT settings FROM realms WHERE id = 1");
+  const current = typeof row.settings === "string" ? JSON.parse(row.settings) : row.settings;
+  editServerDatabase(server, "UPDATE realms SET settings = ? WHERE id = 1", JSON.stringify({ ...current, ...settings }));
 }
 
 export function systemGroupId(server: TestServer, name: string): number {
-  return withDatabase(server, (db) => (db.query("SELECT id FROM user_groups WHERE name = ?").get(name) as { id: number }).id);
+  return queryServer<{ id: number }>(server, "SELECT id FROM user_groups WHERE name = ?", name)[0].id;
 }
 
 const byId = (users: State[]) => [...users].sort((a, b) => a.user_id - b.user_id);
