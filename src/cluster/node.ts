@@ -10,6 +10,7 @@ import { log } from "../log";
 import { DuplicateNodeError, Membership, MEMBERSHIP_BUCKET, MEMBERSHIP_TTL_MS } from "./membership";
 import { OrderedDelivery } from "./orderedDelivery";
 import { shareLimits } from "./sharedLimits";
+import { sharePresence } from "./sharedPresence";
 
 /**
  * This process as one node of a cluster: several Parley processes on one PostgreSQL database,
@@ -100,6 +101,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   })();
 
   const stopSharingLimits = shareLimits(nc, options.nodeId);
+  const stopSharingPresence = sharePresence(nc, options.nodeId);
   useQueueIdPrefix(`${options.nodeId}:`);
   logEventsAs(options.nodeId);
   // Asked by a node that wrote something that changes what others keep cached: answers once
@@ -153,6 +155,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
       clearInterval(prune);
       catchUpRequests.unsubscribe();
       stopSharingLimits();
+      stopSharingPresence();
       delivery.stop();
       logEventsAs(null);
       await membership.leave();

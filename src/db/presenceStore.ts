@@ -76,7 +76,27 @@ export function putPresence(userId: number, times: { activeTime: number; connect
   const entry = { ...times, updateId: ++state.lastUpdateId };
   state.byUser.set(userId, entry);
   state.unsaved.add(userId);
+  changeListener?.(userId, times);
   return entry;
+}
+
+/**
+ * In a cluster, each user's presence is reported to one node (the one holding their queues),
+ * which tells the others (cluster/sharedPresence.ts) so every node lists everyone's. The counter
+ * is each node's own: a client asks one node for changes since its last update ID.
+ */
+let changeListener: ((userId: number, times: { activeTime: number; connectedTime: number }) => void) | null = null;
+
+export function onPresenceChange(listener: typeof changeListener) {
+  changeListener = listener;
+}
+
+/** Another node's change: kept under this node's next update ID, and saved by the node that made it. */
+export function putPresenceFromElsewhere(userId: number, times: { activeTime: number; connectedTime: number }) {
+  const state = current();
+  const known = state.byUser.get(userId);
+  if (known && known.activeTime === times.activeTime && known.connectedTime === times.connectedTime) return;
+  state.byUser.set(userId, { ...times, updateId: ++state.lastUpdateId });
 }
 
 export function announcedPresence(userId: number): ShownPresence | undefined {

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { forward, registerTarget } from "../cluster/forwarding";
 import { updateOwnPresence } from "../actions/presence";
 import { authentication } from "../http/auth";
 import { success } from "../http/errors";
@@ -6,7 +7,12 @@ import { getRealmPresence, getUserPresence } from "../reads/presence";
 
 export const presenceRoutes = new Elysia()
   .use(authentication)
-  .post("/users/me/presence", async ({ user, body }) => success(await updateOwnPresence(user, body)), {
+  .post("/users/me/presence", async ({ user, body, request }) => {
+    // In a cluster, a user's presence is kept by the node that holds their queues.
+    const home = registerTarget(request, user.id);
+    const answer = home ? await forward(request, home, body) : null;
+    return answer ?? success(await updateOwnPresence(user, body));
+  }, {
     auth: true,
     body: t.Object({
       // "active" or "idle": checked by the action, which answers the reference's "Invalid status".

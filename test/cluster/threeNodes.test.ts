@@ -149,6 +149,19 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
     for (let i = 0; i < 3; i++) expect((await tryOn(i, "Guessed-password-1")).status).toBe(429);
   }, 30_000);
 
+  test("presence reported through one node is listed by every node", async () => {
+    const [ann, bob, cy] = people;
+    for (const [i, person] of [bob, cy].entries()) ok(await via(person, i + 1).post("/users/me/presence", { status: "idle", ping_only: "true" }));
+    ok(await via(ann, 0).post("/users/me/presence", { status: "active", ping_only: "true" }));
+    await Bun.sleep(100);
+    for (let i = 0; i < 3; i++) {
+      const listed = ok(await via(bob, i).get("/realm/presence")).presences as Record<string, { aggregated: { status: string } }>;
+      expect([i, listed[ann.email]?.aggregated.status]).toEqual([i, "active"]);
+      // A first report of "idle" counts activity from joining, a moment ago: listed, as active.
+      expect([i, listed[cy.email]?.aggregated.status]).toEqual([i, "active"]);
+    }
+  }, 30_000);
+
   test("a second node with the same PARLEY_NODE_ID is refused at start", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "parley-node-dup-"));
     dataDirs.push(dataDir);
