@@ -1,22 +1,16 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { cachedUntilChange } from "./caches";
-import { dialect } from "./dialect";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
 import { alertWords } from "./tables";
 
-/**
- * A user's alert words as they typed them, in the order they were added: SQLite's rowid order.
- * PostgreSQL has no rowid, and the table no column that keeps the order; its rows are read in
- * the order of the table's heap (ctid), which is the order they were added until VACUUM lets a
- * new row fill a deleted one's place. Exact order there needs a column of its own (a schema change).
- */
+/** A user's alert words as they typed them, in the order they were added (their IDs'). */
 export async function listAlertWords(db: Reader, userId: number): Promise<string[]> {
   return (await db
     .select({ word: alertWords.word })
     .from(alertWords)
     .where(eq(alertWords.userId, userId))
-    .orderBy(dialect() === "postgres" ? sql`ctid` : sql`rowid`))
+    .orderBy(asc(alertWords.id)))
     .map((row) => row.word);
 }
 

@@ -9,9 +9,11 @@ import m6 from "../../migrations/0006_nosy_magdalene.sql" with { type: "text" };
 import m7 from "../../migrations/0007_lovely_captain_midlands.sql" with { type: "text" };
 import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
 import m9 from "../../migrations/0009_brainy_arachne.sql" with { type: "text" };
+import m10 from "../../migrations/0010_alert_words_and_mutes_ordered.sql" with { type: "text" };
 import p0 from "../../migrations/postgres/0000_init.sql" with { type: "text" };
 import p1 from "../../migrations/postgres/0001_cluster_event_log.sql" with { type: "text" };
 import p2 from "../../migrations/postgres/0002_messages_search.sql" with { type: "text" };
+import p3 from "../../migrations/postgres/0003_alert_words_and_mutes_ordered.sql" with { type: "text" };
 
 /** SQLite's migrations, oldest first. */
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -25,6 +27,7 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0007_lovely_captain_midlands", sql: m7 },
   { tag: "0008_panoramic_odin", sql: m8 },
   { tag: "0009_brainy_arachne", sql: m9 },
+  { tag: "0010_alert_words_and_mutes_ordered", sql: m10 },
 ];
 
 /** PostgreSQL's migrations, oldest first. */
@@ -32,4 +35,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0000_init", sql: p0 },
   { tag: "0001_cluster_event_log", sql: p1 },
   { tag: "0002_messages_search", sql: p2 },
+  { tag: "0003_alert_words_and_mutes_ordered", sql: p3 },
 ];

@@ -1,22 +1,16 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { cachedUntilChange } from "./caches";
-import { dialect } from "./dialect";
 import { rawStatement } from "./prepared";
 import type { Reader, Tx } from "./types";
 import { mutedUsers } from "./tables";
 
-/**
- * The users a user muted, in the order they were muted, as the API's `muted_users` entries:
- * SQLite's rowid order. PostgreSQL has no rowid: there, by when they were muted (seconds), and
- * within a second in the order of the table's heap (ctid), the order of insertion until VACUUM
- * lets a new row fill a deleted one's place. Exact order there needs a column (a schema change).
- */
+/** The users a user muted, in the order they were muted (their rows' IDs), as the API's `muted_users` entries. */
 export async function listMutedUsers(db: Reader, userId: number): Promise<Array<{ id: number; timestamp: number }>> {
   return await db
     .select({ id: mutedUsers.mutedUserId, timestamp: mutedUsers.dateMuted })
     .from(mutedUsers)
     .where(eq(mutedUsers.userId, userId))
-    .orderBy(...(dialect() === "postgres" ? [asc(mutedUsers.dateMuted), sql`ctid`] : [sql`rowid`]));
+    .orderBy(asc(mutedUsers.id));
 }
 
 export async function isMuted(db: Reader, userId: number, mutedUserId: number): Promise<boolean> {

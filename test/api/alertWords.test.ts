@@ -23,12 +23,7 @@ afterAll(() => org.server.dispose());
 const words = async (person: Person): Promise<string[]> => ok(await person.api.get("/users/me/alert_words")).alert_words;
 const add = (person: Person, list: unknown) => person.api.post("/users/me/alert_words", { alert_words: list });
 const remove = (person: Person, list: unknown) => person.api.delete("/users/me/alert_words", { alert_words: list });
-/** Every stored word, in an order of their own: PostgreSQL has no rowid, and the comparisons need only the same order each time. */
-const stored = () =>
-  queryServer<{ user_id: number; word: string }>(org.server, {
-    sqlite: "SELECT user_id, word FROM alert_words ORDER BY user_id, rowid",
-    postgres: "SELECT user_id, word FROM alert_words ORDER BY user_id, word",
-  });
+const stored = () => queryServer<{ user_id: number; word: string }>(org.server, "SELECT user_id, word FROM alert_words ORDER BY user_id, id");
 const flagsOf = async (person: Person, id: number): Promise<string[]> => ok(await person.api.get(`/messages/${id}`)).message.flags;
 
 /** Clears everyone's words, so each test starts from none. */

@@ -423,6 +423,20 @@ describe.skipIf(!POSTGRES_AVAILABLE)("db/ statements give the same answers on SQ
     await expectBoth((db) => listMutedUsers(db, 2), [{ id: 3, timestamp: 100 }, { id: 1, timestamp: 100 }]);
   });
 
+  test("alert words keep their order once VACUUM lets a new row fill a deleted one's place in the heap", async () => {
+    await on("postgres", async (db) => {
+      for (const word of ["one", "two", "three"]) await insertAlertWords(db, 4, [word]);
+      await deleteAlertWords(db, 4, ["one"]);
+    });
+    await pgClient.unsafe("VACUUM alert_words");
+    await on("postgres", (db) => insertAlertWords(db, 4, ["four"]));
+    const heapOrder = await pgClient.unsafe("SELECT word FROM alert_words WHERE user_id = 4 ORDER BY ctid");
+    // The heap's order is not the order added (which is what made ctid no order to list by) ...
+    expect(heapOrder.map((row: { word: string }) => row.word)).toEqual(["four", "two", "three"]);
+    // ... the IDs' is.
+    expect(await on("postgres", (db) => listAlertWords(db, 4))).toEqual(["two", "three", "four"]);
+  });
+
   test("users: active humans, their condition built for the dialect of the query (not once, at import)", async () => {
     await expectBoth(async (db) => (await listActiveHumans(db)).map((user) => user.id).sort(), [1, 2, 3]);
   });

@@ -4,15 +4,17 @@ import type { PushDeviceKind } from "../columnTypes";
 import { users } from "./accounts";
 import { id, int, type ReactionType } from "./columns";
 
+/** The ID keeps the order the words were added in: a heap keeps none. */
 export const alertWords = pgTable(
   "alert_words",
   {
+    id: id(),
     userId: int("user_id")
       .notNull()
       .references(() => users.id),
     word: text("word").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.word] })],
+  (table) => [uniqueIndex("alert_words_user_word").on(table.userId, table.word)],
 );
 
 export const botStorage = pgTable(
@@ -27,9 +29,11 @@ export const botStorage = pgTable(
   (table) => [primaryKey({ columns: [table.botId, table.key] })],
 );
 
+/** The ID keeps the order the users were muted in. */
 export const mutedUsers = pgTable(
   "muted_users",
   {
+    id: id(),
     userId: int("user_id")
       .notNull()
       .references(() => users.id),
@@ -38,7 +42,7 @@ export const mutedUsers = pgTable(
       .references(() => users.id),
     dateMuted: int("date_muted").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.mutedUserId] })],
+  (table) => [uniqueIndex("muted_users_user_muted").on(table.userId, table.mutedUserId)],
 );
 
 /** Keyed by the user, whose ID every insert names: no identity. */

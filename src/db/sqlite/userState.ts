@@ -5,16 +5,20 @@ import type { ReactionType } from "../../model/emoji";
 import type { PushDeviceKind } from "../columnTypes";
 import { users } from "./accounts";
 
-/** Words a user wants to be alerted to, as they typed them (matched without regard to case). */
+/**
+ * Words a user wants to be alerted to, as they typed them (matched without regard to case). The
+ * ID keeps the order they were added in, which the API shows (PostgreSQL keeps no other).
+ */
 export const alertWords = sqliteTable(
   "alert_words",
   {
+    id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id),
     word: text("word").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.word] })],
+  (table) => [uniqueIndex("alert_words_user_word").on(table.userId, table.word)],
 );
 
 /** A bot's own key-value store (the bot storage API python-zulip-api's bots use). */
@@ -30,10 +34,11 @@ export const botStorage = sqliteTable(
   (table) => [primaryKey({ columns: [table.botId, table.key] })],
 );
 
-/** Users a user has muted, and since when (UNIX seconds). */
+/** Users a user has muted, and since when (UNIX seconds). The ID keeps the order they were muted in. */
 export const mutedUsers = sqliteTable(
   "muted_users",
   {
+    id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id),
@@ -42,7 +47,7 @@ export const mutedUsers = sqliteTable(
       .references(() => users.id),
     dateMuted: integer("date_muted").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.mutedUserId] })],
+  (table) => [uniqueIndex("muted_users_user_muted").on(table.userId, table.mutedUserId)],
 );
 
 /**
