@@ -1,5 +1,7 @@
 import { getRealm } from "../db/realm";
-import { read } from "../db/transaction";
+import { dialect } from "../db/dialect";
+import { read, writeUpkeep } from "../db/transaction";
+import type { Reader } from "../db/types";
 import { findUserById, type User } from "../db/users";
 import { badRequest } from "../http/errors";
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../model/channelSettings";
@@ -15,7 +17,7 @@ import { versionFields } from "../version";
 import { checkEventNarrow } from "./eventNarrow";
 import { createQueue, idleTimeoutSeconds, longpollTimeoutSeconds } from "./registry";
 import { readCapabilities, type QueueSpec } from "./spec";
-import { buildState } from "./state";
+import { buildState, buildStateOpening } from "./state";
 import type { StateContext } from "./state/context";
 
 /** POST /register parameters (spec 4.19), as the route's schema decoded them. */
@@ -102,18 +104,62 @@ export async function register(user: User | null, params: RegisterParams) {
     const realm = await read((db) => getRealm(db));
     return { queue_id: null, last_event_id: -1, ...alwaysPresent(realm.settings.empty_topic_display_name), ...(await buildState({ ...context, realm }, fetchEventTypes)) };
   }
-  // No event may fall between the snapshot and the queue. The queue is created first, before
-  // anything here awaits, as in the reference, and the state read after it. A write publishes
-  // after its COMMIT, in its own turn, to the queues that exist when it publishes (events name
-  // users; the registry finds their queues then). So a change whose events this queue misses
-  // was published before the queue existed, hence committed before it, and every section,
-  // read later on the read connection, sees it; a change committed after a section was read
-  // is published after that too, when the queue exists, and its events reach it. A change can
-  // so be seen twice (state and event), which clients tolerate, as they do with the reference,
-  // never missed. The state is read a slice at a time (state/index.ts): for a large
-  // organization it takes a while.
-  const queueId = createQueue(user.id, spec);
-  const { realm, viewer } = await read(async (db) => ({ realm: await getRealm(db), viewer: (await findUserById(db, user.id)) ?? user }));
-  const state = await buildState({ ...context, realm, viewer }, fetchEventTypes);
-  return { queue_id: queueId, last_event_id: -1, ...alwaysPresent(realm.settings.empty_topic_display_name), ...state };
+  // No event may fall between the snapshot and the queue, and none should be in both. A write
+  // publishes after its COMMIT, in its own turn, to the queues that exist when it publishes
+  // (events name users; the registry finds their queues then). The queue is therefore made in
+  // the first read, right before its first statement, which takes the read's snapshot; on
+  // PostgreSQL, where a COMMIT and its publishing are apart by a round trip, that read begins
+  // in the writer's turn (readAtQuietMoment). Every change published before the queue existed
+  // is then in that snapshot, and every change the snapshot lacks is published to the queue:
+  // the first slice's sections see exactly the changes the queue does not get. The state is
+  // read a slice at a time (state/index.ts): for a large organization it takes a while, and a
+  // change committed between two slices is at worst both in a later slice's sections and in
+  // the queue (seen twice, which clients tolerate, as they do with the reference), never missed.
+  let queueId = "";
+  let emptyTopicDisplayName = "";
+  let snapshotTaken = () => {};
+  const state = await buildStateOpening(
+    {
+      read: (reads) =>
+        readAtQuietMoment((db, taken) => {
+          snapshotTaken = taken;
+          return reads(db);
+        }),
+      async open(db) {
+        queueId = createQueue(user.id, spec);
+        // Always a statement (no cached copy): the snapshot is taken by now.
+        const viewer = (await findUserById(db, user.id)) ?? user;
+        snapshotTaken();
+        const realm = await getRealm(db);
+        emptyTopicDisplayName = realm.settings.empty_topic_display_name;
+        return { ...context, realm, viewer };
+      },
+    },
+    fetchEventTypes,
+  );
+  return { queue_id: queueId, last_event_id: -1, ...alwaysPresent(emptyTopicDisplayName), ...state };
+}
+
+/**
+ * Runs `reads` in a read() whose snapshot is taken while no write is between its COMMIT and its
+ * publishing. SQLite: any moment, since a COMMIT and the delivery of its events (or the choice of
+ * the queues they go to, when they wait for lookups) happen in one go, as does a first statement
+ * after the code before it. PostgreSQL: the read begins inside the writer's turn (an upkeep
+ * write, which changes nothing and leaves the cached copies be), which holds every other write
+ * of this process (and, by the writers' advisory lock, of other nodes); `reads` calls `taken`
+ * once its first statement has answered, and the turn is given back at once. (In a cluster a
+ * node's events reach queues through the event log in their own time, so there a change may
+ * still be both in the state and in the queue.)
+ */
+function readAtQuietMoment<T>(reads: (db: Reader, taken: () => void) => Promise<T>): Promise<T> {
+  if (dialect() !== "postgres") return read((db) => reads(db, () => {}));
+  return new Promise<T>((resolve, reject) => {
+    writeUpkeep(async () => {
+      let taken = () => {};
+      const snapshot = new Promise<void>((resolve) => (taken = resolve));
+      const reading = read((db) => reads(db, taken));
+      reading.then(resolve, reject);
+      await Promise.race([snapshot, reading.catch(() => {})]);
+    }).catch(reject);
+  });
 }

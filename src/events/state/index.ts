@@ -87,33 +87,56 @@ const SECTIONS: Record<string, Section> = {
  * makes the queue first, a change in between is at worst both in the state and in the queue.
  */
 export function buildState(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
-  return workingInSlices(() => build(context, fetchEventTypes));
+  return workingInSlices(() => build(context, "viewer" in context, fetchEventTypes));
 }
 
-async function build(context: StateContext | UserStateContext, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+/**
+ * How register begins the state of a signed-in client: `open` runs first in the first read, on
+ * its snapshot, before any section (register makes its queue there), and gives the context the
+ * sections are built for; `read` runs that first read (register's takes its snapshot at a
+ * moment when every commit before it has been published, register.ts). The sections of the
+ * first slice so see exactly the changes the queue will not get.
+ */
+export interface StateOpening {
+  read<T>(reads: (db: Reader) => Promise<T>): Promise<T>;
+  open(db: Reader): Promise<UserStateContext>;
+}
+
+/** buildState for a signed-in client whose context the first read gives (StateOpening). */
+export function buildStateOpening(opening: StateOpening, fetchEventTypes: readonly string[] | null): Promise<Fields> {
+  return workingInSlices(() => build(opening, true, fetchEventTypes));
+}
+
+async function build(from: StateContext | UserStateContext | StateOpening, forUser: boolean, fetchEventTypes: readonly string[] | null): Promise<Fields> {
   const chosen = Object.entries(SECTIONS)
     .filter(([name, section]) => {
       if (fetchEventTypes !== null && !fetchEventTypes.includes(name)) return false;
       if (section.unless !== undefined && fetchEventTypes !== null && fetchEventTypes.includes(section.unless)) return false;
-      return section.spectators || "viewer" in context;
+      return section.spectators || forUser;
     })
     .map(([, section]) => section);
+  const opening = "open" in from ? from : null;
+  let context = opening ? undefined : (from as StateContext | UserStateContext);
   const state: Fields = {};
   let next = 0;
-  while (next < chosen.length) {
+  // An opening needs the first read, whatever the sections are.
+  while (context === undefined || next < chosen.length) {
     const section = chosen[next];
-    if ("buildInSlices" in section) {
+    if (context !== undefined && "buildInSlices" in section) {
       Object.assign(state, await section.buildInSlices(context as UserStateContext));
       next++;
       continue;
     }
-    await read(async (db) => {
+    await (context === undefined ? opening!.read : read)(async (db) => {
+      context ??= await opening!.open(db);
       const slice = new Slice();
-      let one: Section = section;
-      do {
-        if ("build" in one) Object.assign(state, await one.build(db, context as UserStateContext));
-        one = chosen[++next];
-      } while (next < chosen.length && "build" in one && !slice.over);
+      while (next < chosen.length) {
+        const one = chosen[next];
+        if (!("build" in one)) break;
+        Object.assign(state, await one.build(db, context as UserStateContext));
+        next++;
+        if (slice.over) break;
+      }
     });
     if (next < chosen.length) await yieldToOthers();
   }
