@@ -2,24 +2,30 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeDatabase, openDatabase } from "../../src/db/client";
+import { closeDatabase } from "../../src/db/client";
+import { openStore } from "../../src/db/open";
 import { enqueueOutbox, onOutboxQueued, type OutboxItem } from "../../src/db/outbox";
 import { outbox } from "../../src/db/tables";
 import { read, write } from "../../src/db/transaction";
 import { configureMail } from "../../src/outbox/mail";
 import { backoffSeconds, nudgeOutbox, outboxItem, startOutboxRunner, stopOutboxRunner } from "../../src/outbox/runner";
 import { SINK_FROM, SMTP_TEST_CERT, SmtpSink } from "../helpers/smtpSink";
+import { dropDatabaseOf, ensureDatabaseFor } from "../helpers/testDatabase";
 
 setDefaultTimeout(30_000);
 
-/** The runner in this process, against its own database and a sink: what HTTP cannot reach. */
+/**
+ * The runner in this process, against its own database and a sink: what HTTP cannot reach. The
+ * database is SQLite in a data dir, or in the PostgreSQL run a PostgreSQL database of its own.
+ */
 describe("outbox runner", () => {
   let sink: SmtpSink;
   let dataDir: string;
   beforeAll(async () => {
     sink = await SmtpSink.start();
     dataDir = mkdtempSync(join(tmpdir(), "parley-outbox-"));
-    openDatabase(dataDir);
+    const databaseUrl = (await ensureDatabaseFor(dataDir)).PARLEY_DATABASE_URL ?? null;
+    await openStore({ dataDir, databaseUrl, filesDir: null }, { newInstall: "allow" });
     configureMail({ host: "127.0.0.1", port: sink.port, security: "starttls", user: null, password: null, from: SINK_FROM, caFile: SMTP_TEST_CERT }, 1);
     startOutboxRunner({ retryBaseSeconds: 1, retryMaxSeconds: 1, maxAttempts: 3 });
     onOutboxQueued(() => void nudgeOutbox());
@@ -28,7 +34,8 @@ describe("outbox runner", () => {
     onOutboxQueued(null);
     await stopOutboxRunner();
     configureMail(null, 1);
-    closeDatabase();
+    await closeDatabase();
+    await dropDatabaseOf(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
     await sink.stop();
   });
@@ -38,7 +45,7 @@ describe("outbox runner", () => {
     kind: "account_deactivated_email",
     payload: { user_id: 1, to, full_name: "Someone", realm_name: "Test Org", realm_url: "http://localhost", comment: null },
   });
-  const rows = () => read((db) => db.select().from(outbox).all());
+  const rows = () => read(async (db) => await db.select().from(outbox).orderBy(outbox.id));
 
   test("a rolled-back write leaves nothing queued and nothing is sent", async () => {
     await expect(
@@ -73,12 +80,13 @@ describe("outbox runner", () => {
 
   test("an item of a kind this version has no deliverer for is given up", async () => {
     const id = await write(
-      (tx) =>
-        tx
-          .insert(outbox)
-          .values({ kind: "from_the_future" as OutboxItem["kind"], payload: {} as OutboxItem["payload"], createdAt: now(), nextAttemptAt: now() })
-          .returning({ id: outbox.id })
-          .get().id,
+      async (tx) =>
+        (
+          await tx
+            .insert(outbox)
+            .values({ kind: "from_the_future" as OutboxItem["kind"], payload: {} as OutboxItem["payload"], createdAt: now(), nextAttemptAt: now() })
+            .returning({ id: outbox.id })
+        )[0].id,
     );
     await nudgeOutbox();
     const row = (await outboxItem(id))!;
