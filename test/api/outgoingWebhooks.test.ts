@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createChannel, queryServer, uniqueName } from "../helpers/channels";
+import { createChannel, uniqueName } from "../helpers/channels";
 import { editServerDatabase } from "../helpers/inProcess";
-import { botOutboxRows } from "../helpers/outboxRows";
+import { botOutboxRowsAsync } from "../helpers/outboxRows";
+import { queryServerAsync } from "../helpers/queryAsync";
 import { type Org, type Person, expectError, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
 
@@ -27,10 +28,10 @@ const answers = new Map<string, Answer>();
 const hookUrl = (name: string) => `http://127.0.0.1:${receiver.port}/${name}`;
 const hits = (name: string) => received.filter((request) => request.path === `/${name}`);
 
-async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await Bun.sleep(50);
@@ -57,15 +58,21 @@ async function webhookBot(owner: Person, answer: Answer, options: { interfaceTyp
 
 const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
 
-const messagesFrom = (senderId: number) => queryServer<{ id: number; content: string; topic: string; recipient_id: number; client: string; channel_id: number | null }>(org.server, "SELECT id, content, topic, recipient_id, client, channel_id FROM messages WHERE sender_id = ? ORDER BY id", senderId);
-const notificationBotId = () => queryServer<{ id: number }>(org.server, "SELECT id FROM users WHERE email LIKE 'notification-bot@%'")[0].id;
-const directRecipientOf = (userIds: number[]) => {
-  const rows = queryServer<{ recipient_id: number; members: string }>(org.server, {
+// Read without holding up this process, where the receiver answers the server (queryAsync.ts).
+const messagesFrom = (senderId: number) =>
+  queryServerAsync<{ id: number; content: string; topic: string; recipient_id: number; client: string; channel_id: number | null }>(org.server, "SELECT id, content, topic, recipient_id, client, channel_id FROM messages WHERE sender_id = ? ORDER BY id", senderId);
+let notificationBot: number | undefined;
+const notificationBotId = async () => (notificationBot ??= (await queryServerAsync<{ id: number }>(org.server, "SELECT id FROM users WHERE email LIKE 'notification-bot@%'"))[0].id);
+const directRecipientOf = async (userIds: number[]) => {
+  const rows = await queryServerAsync<{ recipient_id: number; members: string }>(org.server, {
     sqlite: "SELECT recipient_id, group_concat(user_id) AS members FROM (SELECT * FROM recipient_users ORDER BY user_id) GROUP BY recipient_id",
     postgres: "SELECT recipient_id, string_agg(user_id::text, ',' ORDER BY user_id) AS members FROM recipient_users GROUP BY recipient_id",
   });
   return rows.find((row) => row.members === [...userIds].sort((a, b) => a - b).join(","))?.recipient_id;
 };
+const notificationBotMessages = async () => messagesFrom(await notificationBotId());
+/** The rows, or false while there are none (for waitFor). */
+const nonEmpty = <T>(rows: T[]) => rows.length > 0 && rows;
 
 beforeAll(async () => {
   receiver = Bun.serve({
@@ -134,7 +141,7 @@ describe("a mention in a channel", () => {
     expect(typeof message.avatar_url).toBe("string");
     expect(message.flags).toBeUndefined();
 
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply");
     expect(reply).toMatchObject({ content: "Hello from the service", topic: "questions", channel_id: channelId, client: "OutgoingWebhookResponse" });
     // The bot's own reply triggers nothing: one request in all.
     await Bun.sleep(300);
@@ -148,7 +155,7 @@ describe("a mention in a channel", () => {
       await sendOk(org.member, channelMessage(channelId, "t", `@**Hook Bot ${botCounter}** hi`));
       await waitFor(() => hits(bot.name).length > 0, "the webhook");
       await Bun.sleep(300);
-      expect(messagesFrom(bot.id)).toEqual([]);
+      expect(await messagesFrom(bot.id)).toEqual([]);
     }
   });
 
@@ -163,7 +170,7 @@ describe("a mention in a channel", () => {
     await sendOk(org.member, channelMessage(channelId, "t", `@**Hook Bot ${botCounter}** marker`));
     await waitFor(() => hits(marker.name).length > 0, "the marker webhook");
     expect(hits(bot.name)).toEqual([]);
-    expect(botOutboxRows(org.server, "*", bot.id, "kind = 'outgoing_webhook'")).toEqual([]);
+    expect(await botOutboxRowsAsync(org.server, "*", bot.id, "kind = 'outgoing_webhook'")).toEqual([]);
   });
 });
 
@@ -175,9 +182,9 @@ describe("a direct message", () => {
     expect(request.body).toMatchObject({ trigger: "direct_message", data: "ping", token: bot.token });
     expect(request.body.message).toMatchObject({ type: "private", subject: "", content: "ping" });
     expect(request.body.message.display_recipient.map((user: any) => user.id)).toEqual([org.member2.id, org.guest.id, bot.id].sort((a, b) => a - b));
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply");
     expect(reply.content).toBe("echo: ping");
-    expect(reply.recipient_id).toBe(directRecipientOf([org.member2.id, org.guest.id, bot.id])!);
+    expect(reply.recipient_id).toBe((await directRecipientOf([org.member2.id, org.guest.id, bot.id]))!);
   });
 });
 
@@ -189,7 +196,7 @@ describe("a service on this machine (PARLEY_WEBHOOK_ALLOW_LOOPBACK)", () => {
       return json({ content: "local name answered" });
     }, { url: `http://hooks.localhost.:${receiver.port}/hook${botCounter + 1}` });
     await sendOk(org.member2, directMessage([bot.id], "over a local name"));
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply");
     expect(reply.content).toBe("local name answered");
     expect(host).toBe(`hooks.localhost.:${receiver.port}`);
   });
@@ -199,7 +206,7 @@ describe("failures", () => {
   test("a service failing once is tried again, and its answer posted once", async () => {
     const bot = await webhookBot(org.member, (_request, count) => (count === 1 ? new Response("down", { status: 503 }) : json({ content: "back again" })));
     await sendOk(org.member2, directMessage([bot.id], "are you there?"));
-    const replies = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    const replies = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply");
     expect(replies.map((reply) => reply.content)).toEqual(["back again"]);
     const requests = hits(bot.name);
     expect(requests).toHaveLength(2);
@@ -211,18 +218,18 @@ describe("failures", () => {
   test("a service that always fails is tried three times; the owner is told and the bot says so in the conversation", async () => {
     const owner = org.member;
     const bot = await webhookBot(owner, () => new Response("boom", { status: 500 }));
-    const before = messagesFrom(notificationBotId()).length;
+    const before = (await notificationBotMessages()).length;
     const sent = await sendOk(org.member2, directMessage([bot.id], "help"));
-    const notices = await waitFor(() => messagesFrom(notificationBotId()).slice(before).filter((message) => message.content.includes(`bot @_**Hook Bot`)).length > 0 && messagesFrom(notificationBotId()).slice(before), "the owner's notice", 15_000);
+    const notices = await waitFor(async () => (await notificationBotMessages()).slice(before).filter((message) => message.content.includes(`bot @_**Hook Bot`)).length > 0 && (await notificationBotMessages()).slice(before), "the owner's notice", 15_000);
     expect(hits(bot.name)).toHaveLength(3);
     const notice = notices.find((message) => message.content.includes(`@_**Hook Bot ${botCounter}|${bot.id}**`))!;
     expect(notice.content).toContain(`/near/${sent.id}`);
     expect(notice.content).toContain("status code *500*");
     expect(notice.content).toContain("boom");
-    expect(notice.recipient_id).toBe(directRecipientOf([notificationBotId(), owner.id])!);
-    const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
+    expect(notice.recipient_id).toBe((await directRecipientOf([await notificationBotId(), owner.id]))!);
+    const [failure] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the failure message");
     expect(failure.content).toBe("Failure! Third party responded with 500");
-    expect(failure.recipient_id).toBe(directRecipientOf([org.member2.id, bot.id])!);
+    expect(failure.recipient_id).toBe((await directRecipientOf([org.member2.id, bot.id]))!);
   }, 20_000);
 
   test("a service nobody listens for is retried, then the bot is unavailable and the owner told", async () => {
@@ -230,13 +237,13 @@ describe("failures", () => {
     const url = `http://127.0.0.1:${closed.port}/nobody`;
     closed.stop(true);
     const bot = await webhookBot(org.member, () => json({}), { url });
-    const before = messagesFrom(notificationBotId()).length;
+    const before = (await notificationBotMessages()).length;
     await sendOk(org.member2, directMessage([bot.id], "anyone?"));
-    const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice", 15_000);
+    const notice = await waitFor(async () => (await notificationBotMessages()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice", 15_000);
     expect(notice.content).toContain("exception occurred");
-    const attempts = botOutboxRows<{ attempts: number; gave_up_at: number | null }>(org.server, "attempts, gave_up_at", bot.id, "kind = 'outgoing_webhook'");
+    const attempts = await botOutboxRowsAsync<{ attempts: number; gave_up_at: number | null }>(org.server, "attempts, gave_up_at", bot.id, "kind = 'outgoing_webhook'");
     expect(attempts).toEqual([{ attempts: 3, gave_up_at: expect.any(Number) }]);
-    const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
+    const [failure] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the failure message");
     expect(failure.content).toBe("Failure! Bot is unavailable");
   }, 20_000);
 
@@ -246,28 +253,28 @@ describe("failures", () => {
       return json({ content: `answer ${count}` });
     });
     await sendOk(org.member2, directMessage([bot.id], "quick?"));
-    const replies = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply", 15_000);
+    const replies = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply", 15_000);
     await Bun.sleep(300);
     // The slow first answer came after the timeout and was dropped: only the second is posted.
-    expect(messagesFrom(bot.id).map((reply) => reply.content)).toEqual(["answer 2"]);
+    expect((await messagesFrom(bot.id)).map((reply) => reply.content)).toEqual(["answer 2"]);
     expect(replies).toHaveLength(1);
   }, 20_000);
 
   test("a 4xx answer is not retried; the owner is told at once", async () => {
     const bot = await webhookBot(org.member, () => new Response("no such hook", { status: 404 }));
-    const before = messagesFrom(notificationBotId()).length;
+    const before = (await notificationBotMessages()).length;
     await sendOk(org.member2, directMessage([bot.id], "hello"));
-    await waitFor(() => messagesFrom(notificationBotId()).slice(before).some((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
+    await waitFor(async () => (await notificationBotMessages()).slice(before).some((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
     expect(hits(bot.name)).toHaveLength(1);
   });
 
   test("an answer that is not JSON is reported in the conversation and to the owner", async () => {
     const bot = await webhookBot(org.member, () => new Response("<html>oops</html>"));
-    const before = messagesFrom(notificationBotId()).length;
+    const before = (await notificationBotMessages()).length;
     await sendOk(org.member2, directMessage([bot.id], "hello"));
-    const [failure] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
+    const [failure] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the failure message");
     expect(failure.content).toBe("Failure! Invalid JSON in response");
-    const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
+    const notice = await waitFor(async () => (await notificationBotMessages()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
     expect(notice.content).toContain("Invalid JSON in response");
     expect(hits(bot.name)).toHaveLength(1);
   });
@@ -280,9 +287,9 @@ describe("failures", () => {
       // Saved before the rule existed, or by hand: refused at delivery too.
       const bot = await webhookBot(org.member, () => json({}));
       editServerDatabase(org.server, "UPDATE bot_services SET base_url = ? WHERE bot_id = ?", url, bot.id);
-      const before = messagesFrom(notificationBotId()).length;
+      const before = (await notificationBotMessages()).length;
       await sendOk(org.member2, directMessage([bot.id], "hello"));
-      const notice = await waitFor(() => messagesFrom(notificationBotId()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
+      const notice = await waitFor(async () => (await notificationBotMessages()).slice(before).find((message) => message.content.includes(`|${bot.id}**`)), "the owner's notice");
       expect(notice.content).toContain("The webhook was not sent: the URL points at this server itself.");
     }
   });
@@ -291,14 +298,14 @@ describe("failures", () => {
 describe("a bot that changed", () => {
   test("a bot deactivated before a retry is not called again, and nobody is told", async () => {
     const bot = await webhookBot(org.member, () => new Response("down", { status: 503 }));
-    const before = messagesFrom(notificationBotId()).length;
+    const before = (await notificationBotMessages()).length;
     await sendOk(org.member2, directMessage([bot.id], "hello?"));
     await waitFor(() => hits(bot.name).length === 1, "the first try");
     ok(await org.member.api.delete(`/bots/${bot.id}`));
-    await waitFor(() => botOutboxRows<{ sent_at: number | null }>(org.server, "sent_at", bot.id)[0]?.sent_at, "the item to be closed", 5_000);
+    await waitFor(async () => (await botOutboxRowsAsync<{ sent_at: number | null }>(org.server, "sent_at", bot.id))[0]?.sent_at, "the item to be closed", 5_000);
     expect(hits(bot.name)).toHaveLength(1);
-    expect(messagesFrom(bot.id)).toEqual([]);
-    expect(messagesFrom(notificationBotId()).slice(before).filter((message) => message.content.includes(`|${bot.id}**`))).toEqual([]);
+    expect(await messagesFrom(bot.id)).toEqual([]);
+    expect((await notificationBotMessages()).slice(before).filter((message) => message.content.includes(`|${bot.id}**`))).toEqual([]);
   });
 
   test("a changed service URL is used for a retry", async () => {
@@ -308,7 +315,7 @@ describe("a bot that changed", () => {
     await waitFor(() => hits(bot.name).length === 1, "the first try");
     // No endpoint edits a bot's service yet; the operator's change goes to the database.
     editServerDatabase(org.server, "UPDATE bot_services SET base_url = ? WHERE bot_id = ?", hookUrl("moved"), bot.id);
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply", 5_000);
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply", 5_000);
     expect(reply.content).toBe("from the new address");
     expect(hits("moved")).toHaveLength(1);
   });
@@ -333,7 +340,7 @@ describe("the Slack-compatible interface", () => {
       service_id: String(bot.id),
     });
     expect(Number(request.body.timestamp)).toBeGreaterThan(0);
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply");
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply");
     expect(reply).toMatchObject({ content: "slack says hi", topic: "slack" });
     expect(sent.id).toBeLessThan(reply.id);
   });
@@ -341,7 +348,7 @@ describe("the Slack-compatible interface", () => {
   test("a direct message is answered with the reference's failure, without a request", async () => {
     const bot = await webhookBot(org.member, () => json({ text: "never" }), { interfaceType: 2 });
     await sendOk(org.member2, directMessage([bot.id], "hi"));
-    const [reply] = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the failure message");
+    const [reply] = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the failure message");
     expect(reply.content).toBe("Failure! Slack outgoing webhooks don't support direct messages.");
     expect(hits(bot.name)).toEqual([]);
   });
@@ -363,9 +370,9 @@ describe("durability", () => {
     await waitFor(() => hits(bot.name).length === 1, "the first try");
     await org.server.restart("SIGKILL");
     release();
-    const replies = await waitFor(() => messagesFrom(bot.id).length > 0 && messagesFrom(bot.id), "the reply after the restart", 15_000);
+    const replies = await waitFor(async () => nonEmpty(await messagesFrom(bot.id)), "the reply after the restart", 15_000);
     await Bun.sleep(500);
-    expect(messagesFrom(bot.id).map((reply) => reply.content)).toEqual(["after the restart"]);
+    expect((await messagesFrom(bot.id)).map((reply) => reply.content)).toEqual(["after the restart"]);
     expect(replies).toHaveLength(1);
     expect(hits(bot.name).length).toBe(2);
   }, 30_000);
