@@ -6,7 +6,8 @@
  * prints, per cluster size:
  *  - cluster msg/s: messages acknowledged per second, all nodes together;
  *  - send→delivery p50/p99 across nodes: from just before a POST to one node until a queue
- *    living on another node hands the message to its long-poll (for 1 node: all deliveries);
+ *    living on another node hands the message to its long-poll (for 1 node: all deliveries),
+ *    at a paced --rate (default 100 msg/s), and again under the full load;
  *  - CPU per message of every process involved: the Parley nodes, PostgreSQL (every process of
  *    the throwaway cluster's OS user), NATS, and their sum.
  *
@@ -18,7 +19,7 @@
  * routes them; --via-any-node sends each through the node it registered with instead, which
  * passes it on (the cost of a load balancer that does not route by queue).
  *
- *   bun bench/cluster.ts [--people 30] [--senders 32] [--seconds 10] [--nodes 1,3] [--via-any-node]
+ *   bun bench/cluster.ts [--people 30] [--senders 32] [--seconds 10] [--nodes 1,3] [--rate 100] [--via-any-node]
  */
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,13 +34,14 @@ import { runParley } from "../test/helpers/server";
 import { cpuMs, type RunningParley, startParley } from "./lib";
 
 const { values } = parseArgs({
-  options: { "via-any-node": { type: "boolean", default: false }, people: { type: "string", default: "30" }, senders: { type: "string", default: "32" }, seconds: { type: "string", default: "10" }, nodes: { type: "string", default: "1,3" } },
+  options: { rate: { type: "string", default: "100" }, "via-any-node": { type: "boolean", default: false }, people: { type: "string", default: "30" }, senders: { type: "string", default: "32" }, seconds: { type: "string", default: "10" }, nodes: { type: "string", default: "1,3" } },
 });
 const PEOPLE = Number(values.people);
 const SENDERS = Number(values.senders);
 const SECONDS = Number(values.seconds);
 const SIZES = values.nodes!.split(",").map(Number);
 const VIA_ANY_NODE = values["via-any-node"]!;
+const RATE = Number(values.rate);
 
 /** CPU ms of every process the OS user `uid` runs (PostgreSQL's server and backends). */
 function cpuMsOfUser(uid: number): number {
@@ -116,6 +118,29 @@ async function measure(size: number, postgresUrl: string, natsUrl: string, natsP
     });
     await Bun.sleep(500);
 
+    // Latency first, at a rate well below what the machine can take (--rate), so that it shows
+    // the cluster's own delay rather than a backlog of a saturated machine.
+    const paced = async () => {
+      const gapMs = 1000 / RATE;
+      const end = performance.now() + Math.min(SECONDS, 5) * 1000;
+      let n = 0;
+      const sends: Promise<unknown>[] = [];
+      for (let next = performance.now(); next < end; next += gapMs) {
+        const wait = next - performance.now();
+        if (wait > 0) await Bun.sleep(wait);
+        const node = n % size;
+        const content = `paced ${n++}`;
+        sentAt.set(content, { at: performance.now(), node });
+        sends.push(via(people[n % PEOPLE], node).post("/messages", { type: "stream", to: "bench", topic: "paced", content }));
+      }
+      await Promise.all(sends);
+      await Bun.sleep(500);
+    };
+    await paced();
+    latencies.sort((a, b) => a - b);
+    const pacedLatency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    latencies.length = 0;
+
     let acknowledged = 0;
     let counter = 0;
     const until = performance.now() + SECONDS * 1000;
@@ -150,6 +175,7 @@ async function measure(size: number, postgresUrl: string, natsUrl: string, natsP
       messagesPerSecond: acknowledged / elapsed,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
+      pacedLatency,
       cpu: { parley: perMessage(cpu.parley), postgres: perMessage(cpu.postgres), nats: perMessage(cpu.nats), total: perMessage(cpu.parley + cpu.postgres + cpu.nats) },
       totalMicros: ((cpu.parley + cpu.postgres + cpu.nats) * 1000) / acknowledged,
     };
@@ -164,13 +190,14 @@ const nats = await startNats();
 try {
   const natsPid = Number(Bun.spawnSync(["pgrep", "-f", `nats-server -a 127.0.0.1 -p ${new URL(nats.url).port}`]).stdout.toString().trim().split("\n")[0]);
   console.log(`${PEOPLE} people each with a queue, ${SENDERS} senders for ${SECONDS} s, one channel; PostgreSQL with fsync on; ${navigator.hardwareConcurrency} cores`);
-  console.log(`${"nodes".padEnd(7)}${"msg/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"Parley".padStart(10)}${"Postgres".padStart(10)}${"NATS".padStart(9)}${"total/msg".padStart(11)}`);
+  console.log(`Latency: ${RATE} msg/s for up to 5 s, send → delivery on another node; then throughput: as fast as the senders go, with its CPU per message (and latency under that load)`);
+  console.log(`${"nodes".padEnd(7)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}  |${"msg/s".padStart(8)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"Parley".padStart(10)}${"Postgres".padStart(10)}${"NATS".padStart(9)}${"total/msg".padStart(11)}`);
   const results = [];
   for (const size of SIZES) {
     const result = await measure(size, postgres.url, nats.url, natsPid);
     results.push(result);
     console.log(
-      `${String(result.size).padEnd(7)}${Math.round(result.messagesPerSecond).toLocaleString("en").padStart(9)}${result.p50.toFixed(1).padStart(9)}${result.p99.toFixed(1).padStart(9)}${result.cpu.parley.padStart(10)}${result.cpu.postgres.padStart(10)}${result.cpu.nats.padStart(9)}${result.cpu.total.padStart(11)}`,
+      `${String(result.size).padEnd(7)}${result.pacedLatency.p50.toFixed(1).padStart(8)}${result.pacedLatency.p99.toFixed(1).padStart(8)}  |${Math.round(result.messagesPerSecond).toLocaleString("en").padStart(8)}${result.p50.toFixed(1).padStart(9)}${result.p99.toFixed(1).padStart(9)}${result.cpu.parley.padStart(10)}${result.cpu.postgres.padStart(10)}${result.cpu.nats.padStart(9)}${result.cpu.total.padStart(11)}`,
     );
   }
   if (results.length > 1) console.log(`CPU per message, ${results.at(-1)!.size} nodes / 1 node: ${(results.at(-1)!.totalMicros / results[0].totalMicros).toFixed(2)}`);

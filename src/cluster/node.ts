@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import { changedElsewhere } from "../db/caches";
-import { decodeBatch, eventLogAfter, type LoggedBatch, newestEventLogId, pruneEventLog } from "../db/eventLog";
+import { clusterIdentity, decodeBatch, eventLogAfter, type LoggedBatch, newestEventLogId, pruneEventLog } from "../db/eventLog";
 import { logEventsAs, onCommit, read, writeUpkeep } from "../db/transaction";
 import type { Emitted } from "../db/types";
 import { publish, useQueueIdPrefix } from "../events/registry";
@@ -25,8 +25,10 @@ import { sharePresence } from "./sharedPresence";
  * - Membership (cluster/membership.ts): who is alive, and on which node each user's queues live.
  */
 
-const STREAM = "PARLEY_EVENTS";
-const SUBJECT = "parley.events";
+// Every name on the bus carries the cluster's identity (db/eventLog.ts clusterIdentity): two
+// clusters sharing a NATS server, or a database made anew, never take each other's events.
+const streamOf = (cluster: string) => `PARLEY_EVENTS_${cluster}`;
+const subjectOf = (cluster: string) => `parley.${cluster}.events`;
 /** A row whose events are larger than this goes on the bus without them: nodes read it from the log. */
 const MAX_INLINE_CHARS = 512 * 1024;
 const GAP_WAIT_MS = 50;
@@ -66,7 +68,8 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   } catch (error) {
     throw new DuplicateNodeError(`Cannot reach the bus at ${options.busUrl}: ${(error as Error).message}`);
   }
-  const kv = await new Kvm(nc).create(MEMBERSHIP_BUCKET, { ttl: MEMBERSHIP_TTL_MS, history: 1 });
+  const cluster = await read(clusterIdentity);
+  const kv = await new Kvm(nc).create(`${MEMBERSHIP_BUCKET}_${cluster}`, { ttl: MEMBERSHIP_TTL_MS, history: 1 });
   const membership = new Membership(kv, options.nodeId, options.nodeUrl);
   try {
     await membership.join();
@@ -75,14 +78,14 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
     throw error;
   }
   const js = jetstream(nc);
-  await ensureStream(nc);
+  await ensureStream(nc, cluster);
 
   // Subscribed before the log's position is read, so nothing committed after it is missed.
-  const consumer = await js.consumers.get(STREAM, { deliver_policy: DeliverPolicy.New });
+  const consumer = await js.consumers.get(streamOf(cluster), { deliver_policy: DeliverPolicy.New });
   const messages = await consumer.consume();
   const delivery = new OrderedDelivery(await read(newestEventLogId), {
     fill: (after, before) => read((db) => eventLogAfter(db, after, before)),
-    apply: (row) => applyRow(row, options.nodeId),
+    apply: (rows) => applyRows(rows, options.nodeId),
     gapWaitMs: GAP_WAIT_MS,
     failed: (error) => log.error(`Applying the event log failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
@@ -100,13 +103,13 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
     }
   })();
 
-  const stopSharingLimits = shareLimits(nc, options.nodeId);
-  const stopSharingPresence = sharePresence(nc, options.nodeId);
+  const stopSharingLimits = shareLimits(nc, `parley.${cluster}.limits`, options.nodeId);
+  const stopSharingPresence = sharePresence(nc, `parley.${cluster}.presence`, options.nodeId);
   useQueueIdPrefix(`${options.nodeId}:`);
   logEventsAs(options.nodeId);
   // Asked by a node that wrote something that changes what others keep cached: answers once
   // this node has applied that row (and so dropped its copies).
-  const catchUpRequests = nc.subscribe(`parley.caught-up.${options.nodeId}`, {
+  const catchUpRequests = nc.subscribe(`parley.${cluster}.caught-up.${options.nodeId}`, {
     callback: (error, message) => {
       if (error) return;
       const id = Number(message.string());
@@ -116,7 +119,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   });
   onCommit((_emitted, logged) => {
     if (!logged) return;
-    void publishRow(js, logged);
+    void publishRow(js, cluster, logged);
     // A send's events reach this node's queues in the log's order, as soon as the rows before
     // them have come (from other nodes, over the bus): the writer does not wait for that, or
     // every node's sends would queue behind the others' publishing.
@@ -129,7 +132,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   const confirmEverywhere = async (logged: LoggedBatch) => {
     await delivered(delivery, logged);
     const others = membership.liveNodes().filter((node) => node !== options.nodeId);
-    await Promise.all(others.map((node) => nc.request(`parley.caught-up.${node}`, String(logged.id), { timeout: CONFIRM_TIMEOUT_MS }).catch(() => {})));
+    await Promise.all(others.map((node) => nc.request(`parley.${cluster}.caught-up.${node}`, String(logged.id), { timeout: CONFIRM_TIMEOUT_MS }).catch(() => {})));
   };
 
   const catchUp = setInterval(() => {
@@ -166,25 +169,25 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   return current;
 }
 
-async function ensureStream(nc: NatsConnection) {
+async function ensureStream(nc: NatsConnection, cluster: string) {
   const jsm = await jetstreamManager(nc);
-  const config = { name: STREAM, subjects: [SUBJECT], duplicate_window: 120 * 1e9, max_age: LOG_KEPT_SECONDS * 1e9 };
+  const config = { name: streamOf(cluster), subjects: [subjectOf(cluster)], duplicate_window: 120 * 1e9, max_age: LOG_KEPT_SECONDS * 1e9 };
   try {
-    await jsm.streams.info(STREAM);
+    await jsm.streams.info(config.name);
   } catch {
     await jsm.streams.add(config).catch(async (error: unknown) => {
       // Two nodes starting together: the other made it.
-      await jsm.streams.info(STREAM).catch(() => {
+      await jsm.streams.info(config.name).catch(() => {
         throw error;
       });
     });
   }
 }
 
-async function publishRow(js: JetStreamClient, row: LoggedBatch) {
+async function publishRow(js: JetStreamClient, cluster: string, row: LoggedBatch) {
   const inline = row.batch.length <= MAX_INLINE_CHARS;
   try {
-    await js.publish(SUBJECT, JSON.stringify(inline ? row : { ...row, batch: null }), { msgID: `event-log-${row.id}` });
+    await js.publish(subjectOf(cluster), JSON.stringify(inline ? row : { ...row, batch: null }), { msgID: `${cluster}-${row.id}` });
   } catch (error) {
     // The others read it from the log (at the next gap, or the next catch-up).
     log.warn(`Publishing event log row ${row.id} failed: ${(error as Error).message}`);
@@ -197,8 +200,13 @@ function delivered(delivery: OrderedDelivery, row: LoggedBatch): Promise<void> {
   return delivery.whenApplied(row.id);
 }
 
-async function applyRow(row: LoggedBatch, self: string) {
-  if (row.node !== self && row.invalidates) changedElsewhere();
-  const batch: Emitted[] = decodeBatch(row.batch);
+/**
+ * Consecutive rows, applied together: another node's change that may alter cached state drops
+ * this node's copies first; then all their events go to the queues in one delivery, in order, so
+ * a long-poll is answered once for all of them (as one process answers once per transaction).
+ */
+async function applyRows(rows: LoggedBatch[], self: string) {
+  if (rows.some((row) => row.node !== self && row.invalidates)) changedElsewhere();
+  const batch: Emitted[] = rows.flatMap((row) => decodeBatch(row.batch));
   if (batch.length > 0) await publish(batch);
 }

@@ -11,7 +11,8 @@ import type { LoggedBatch } from "../db/eventLog";
 export interface DeliveryIo {
   /** Rows after `afterId` and before `beforeId` (null: up to the newest), from the log, oldest first. */
   fill(afterId: number, beforeId: number | null): Promise<LoggedBatch[]>;
-  apply(row: LoggedBatch): void | Promise<void>;
+  /** Rows in ID order, consecutive: applied together (a queue is woken once for all of them). */
+  apply(rows: LoggedBatch[]): void | Promise<void>;
   /** How long a gap may stay open before the log is read. */
   gapWaitMs: number;
   failed(error: unknown): void;
@@ -71,10 +72,15 @@ export class OrderedDelivery {
   }
 
   private async drain() {
-    for (let row = this.waiting.get(this.applied + 1); row !== undefined && !this.stopped; row = this.waiting.get(this.applied + 1)) {
-      this.waiting.delete(row.id);
-      this.applied = row.id;
-      await this.io.apply(row);
+    while (!this.stopped) {
+      const rows: LoggedBatch[] = [];
+      for (let row = this.waiting.get(this.applied + 1); row !== undefined; row = this.waiting.get(this.applied + 1)) {
+        this.waiting.delete(row.id);
+        this.applied = row.id;
+        rows.push(row);
+      }
+      if (rows.length === 0) break;
+      await this.io.apply(rows);
     }
     this.wake();
     if (this.waiting.size > 0 && this.gapTimer === null && !this.stopped) {
@@ -90,13 +96,11 @@ export class OrderedDelivery {
     if (before !== null && before === this.applied + 1) return this.drain();
     // The log is read in pages until it has nothing more before the first waiting row.
     for (let rows = await this.io.fill(this.applied, before); rows.length > 0; rows = await this.io.fill(this.applied, before)) {
-      for (const row of rows) {
-        if (this.stopped) return;
-        if (row.id <= this.applied) continue;
-        this.waiting.delete(row.id);
-        this.applied = row.id;
-        await this.io.apply(row);
-      }
+      if (this.stopped) return;
+      const fresh = rows.filter((row) => row.id > this.applied);
+      for (const row of fresh) this.waiting.delete(row.id);
+      if (fresh.length > 0) this.applied = fresh[fresh.length - 1].id;
+      await this.io.apply(fresh);
     }
     // Whatever is still missing before the first waiting row was rolled back.
     if (before !== null && this.applied < before - 1) this.applied = before - 1;

@@ -9,12 +9,11 @@ import { countedElsewhere, type LimitNote, tellLimitsTo } from "../http/sharedLi
  * successes of sign-ins go at once, since a guesser moving to another node must find them there.
  */
 
-const SUBJECT = "parley.limits";
 const FLUSH_MS = 50;
 
-export function shareLimits(nc: NatsConnection, nodeId: string): () => void {
+export function shareLimits(nc: NatsConnection, subject: string, nodeId: string): () => void {
   const spent = new Map<string, Extract<LimitNote, { kind: "spent" }>>();
-  const send = (notes: LimitNote[]) => nc.publish(SUBJECT, JSON.stringify({ node: nodeId, notes }));
+  const send = (notes: LimitNote[]) => nc.publish(subject, JSON.stringify({ node: nodeId, notes }));
   tellLimitsTo((note) => {
     if (note.kind !== "spent") return send([note]);
     const key = `${note.limit}\u0000${typeof note.key}\u0000${note.key}`;
@@ -29,7 +28,7 @@ export function shareLimits(nc: NatsConnection, nodeId: string): () => void {
     send(notes);
   }, FLUSH_MS);
   timer.unref();
-  const subscription = nc.subscribe(SUBJECT, {
+  const subscription = nc.subscribe(subject, {
     callback: (error, message) => {
       if (error) return;
       const { node, notes } = message.json<{ node: string; notes: LimitNote[] }>();

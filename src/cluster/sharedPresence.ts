@@ -8,11 +8,10 @@ import { onPresenceChange, putPresenceFromElsewhere } from "../db/presenceStore"
  * next report, a minute later at most.
  */
 
-const SUBJECT = "parley.presence";
 
-export function sharePresence(nc: NatsConnection, nodeId: string): () => void {
-  onPresenceChange((userId, times) => nc.publish(SUBJECT, JSON.stringify({ node: nodeId, userId, ...times })));
-  const subscription = nc.subscribe(SUBJECT, {
+export function sharePresence(nc: NatsConnection, subject: string, nodeId: string): () => void {
+  onPresenceChange((userId, times) => nc.publish(subject, JSON.stringify({ node: nodeId, userId, ...times })));
+  const subscription = nc.subscribe(subject, {
     callback: (error, message) => {
       if (error) return;
       const { node, userId, activeTime, connectedTime } = message.json<{ node: string; userId: number; activeTime: number; connectedTime: number }>();

@@ -35,6 +35,12 @@ export async function eventLogAfter(db: object, afterId: number, beforeId: numbe
   return rows.map(([id, node, invalidates, batch]) => ({ id, node, invalidates, batch }));
 }
 
+/** The cluster's identity, made with the database (migration postgres/0004): its name on the bus. */
+export async function clusterIdentity(db: object): Promise<string> {
+  const [[id]] = await sqlValues<[string]>(db, sql`SELECT id FROM parley_cluster.identity`);
+  return id;
+}
+
 /** The newest row's ID (0 when there is none). */
 export async function newestEventLogId(db: object): Promise<number> {
   const [[id]] = await sqlValues<[number | null]>(db, sql`SELECT max(id) FROM parley_cluster.event_log`);

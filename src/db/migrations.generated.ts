@@ -14,6 +14,7 @@ import p0 from "../../migrations/postgres/0000_init.sql" with { type: "text" };
 import p1 from "../../migrations/postgres/0001_cluster_event_log.sql" with { type: "text" };
 import p2 from "../../migrations/postgres/0002_messages_search.sql" with { type: "text" };
 import p3 from "../../migrations/postgres/0003_alert_words_and_mutes_ordered.sql" with { type: "text" };
+import p4 from "../../migrations/postgres/0004_cluster_identity.sql" with { type: "text" };
 
 /** SQLite's migrations, oldest first. */
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -36,4 +37,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0001_cluster_event_log", sql: p1 },
   { tag: "0002_messages_search", sql: p2 },
   { tag: "0003_alert_words_and_mutes_ordered", sql: p3 },
+  { tag: "0004_cluster_identity", sql: p4 },
 ];
