@@ -172,6 +172,36 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
     expect(error?.message).toContain("Another node runs as 'b'");
   }, 30_000);
 
+  test("a second cluster on the same NATS server is a world of its own: its node names and its events stay in it", async () => {
+    const admin = new SQL(postgres.url);
+    await admin`CREATE DATABASE other_cluster`;
+    await admin.close();
+    const otherUrl = postgres.url.replace(/\/postgres$/, "/other_cluster");
+    const initDir = mkdtempSync(join(tmpdir(), "parley-other-init-"));
+    dataDirs.push(initDir);
+    expect(runParley(["init", "--data-dir", initDir, "--org-name", "Other", "--email", OWNER.email, "--password", OWNER.password], { env: { PARLEY_DATABASE_URL: otherUrl } }).exitCode).toBe(0);
+    const dataDir = mkdtempSync(join(tmpdir(), "parley-other-node-"));
+    dataDirs.push(dataDir);
+    // The same name as a live node of the first cluster: no clash.
+    const other = await TestServer.start({ dataDir, init: false, env: { ...nodeEnv("a"), PARLEY_DATABASE_URL: otherUrl } });
+    try {
+      const [ann] = people;
+      const queue = await registerVia(ann, 0);
+      const otherOwner = await login(new ApiClient(other.url), OWNER.email, OWNER.password);
+      ok(await otherOwner.api.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "everyone" }]) }));
+      ok(await otherOwner.api.post("/messages", { type: "stream", to: "everyone", topic: "cluster", content: "from the other cluster" }));
+      const mine = ok(await via(ann, 0).post("/messages", { type: "stream", to: "everyone", topic: "cluster", content: "from this cluster" })).id;
+      const got = await collect(ann, 0, queue, 1);
+      expect(got.map((m) => m.content)).toEqual(["from this cluster"]);
+      expect(got[0].id).toBe(mine);
+      await Bun.sleep(200);
+      const later = ok(await via(ann, 0).get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true })).events as Array<{ type: string; message?: { content: string } }>;
+      expect(later.filter((event) => event.type === "message").map((event) => event.message!.content)).toEqual(["from this cluster"]);
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
   test("kill -9 of a node during 1,000 concurrent sends loses no acknowledged message, and its clients register again on a live node", async () => {
     const queues = await Promise.all(people.map((person, i) => registerVia(person, i)));
     const acknowledged: number[] = [];
