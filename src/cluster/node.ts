@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import { changedElsewhere } from "../db/caches";
@@ -28,6 +28,10 @@ import { sharePresence } from "./sharedPresence";
 // Every name on the bus carries the cluster's identity (db/eventLog.ts clusterIdentity): two
 // clusters sharing a NATS server, or a database made anew, never take each other's events.
 const streamOf = (cluster: string) => `PARLEY_EVENTS_${cluster}`;
+const ROW_ID = "Parley-Row";
+const ROW_NODE = "Parley-Node";
+const ROW_INVALIDATES = "Parley-Invalidates";
+const ROW_INLINE = "Parley-Inline";
 const subjectOf = (cluster: string) => `parley.${cluster}.events`;
 /** A row whose events are larger than this goes on the bus without them: nodes read it from the log. */
 const MAX_INLINE_CHARS = 512 * 1024;
@@ -92,11 +96,13 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   void (async () => {
     for await (const message of messages) {
       try {
-        const row = message.json<LoggedBatch & { batch: string | null }>();
-        if (row.batch === null) {
-          const [full] = await read((db) => eventLogAfter(db, row.id - 1, row.id + 1));
+        // The row's fields in headers, its events as the payload (read once, by decodeBatch).
+        const id = Number(message.headers?.get(ROW_ID));
+        const node = message.headers?.get(ROW_NODE) ?? "";
+        if (message.headers?.get(ROW_INLINE) === "no") {
+          const [full] = await read((db) => eventLogAfter(db, id - 1, id + 1));
           if (full) delivery.offer(full);
-        } else delivery.offer(row);
+        } else delivery.offer({ id, node, invalidates: message.headers?.get(ROW_INVALIDATES) === "yes", batch: message.string() });
       } catch (error) {
         log.warn(`A bus message could not be read: ${(error as Error).message}`);
       }
@@ -187,7 +193,12 @@ async function ensureStream(nc: NatsConnection, cluster: string) {
 async function publishRow(js: JetStreamClient, cluster: string, row: LoggedBatch) {
   const inline = row.batch.length <= MAX_INLINE_CHARS;
   try {
-    await js.publish(subjectOf(cluster), JSON.stringify(inline ? row : { ...row, batch: null }), { msgID: `${cluster}-${row.id}` });
+    const fields = headers();
+    fields.set(ROW_ID, String(row.id));
+    fields.set(ROW_NODE, row.node);
+    fields.set(ROW_INVALIDATES, row.invalidates ? "yes" : "no");
+    fields.set(ROW_INLINE, inline ? "yes" : "no");
+    await js.publish(subjectOf(cluster), inline ? row.batch : "", { msgID: `${cluster}-${row.id}`, headers: fields });
   } catch (error) {
     // The others read it from the log (at the next gap, or the next catch-up).
     log.warn(`Publishing event log row ${row.id} failed: ${(error as Error).message}`);

@@ -52,15 +52,23 @@ export async function pruneEventLog(tx: object, seconds: number) {
   await runSql(tx, sql`DELETE FROM parley_cluster.event_log WHERE logged_at < ${Math.floor(Date.now() / 1000) - seconds}`);
 }
 
-// Events hold Maps and Sets (DeliveryOptions): written as tagged arrays, read back as such.
+// Events are plain JSON; their delivery options hold a Map and a Set (DeliveryOptions), written
+// as arrays and made again when read. Every node reads every row: no reviver walks the events.
+type Options = NonNullable<Emitted["options"]>;
+type WrittenOptions = Omit<Options, "flagsByUser" | "addressedElsewhere"> & { flagsByUser?: Array<[number, string[]]>; addressedElsewhere?: number[] };
+
 export const encodeBatch = (batch: Emitted[]): string =>
-  JSON.stringify(batch, (_key, value: unknown) => (value instanceof Map ? { $map: [...value] } : value instanceof Set ? { $set: [...value] } : value));
+  JSON.stringify(
+    batch.map(({ options, ...rest }) => {
+      if (!options) return rest;
+      const written: WrittenOptions = { ...options, flagsByUser: options.flagsByUser && [...options.flagsByUser], addressedElsewhere: options.addressedElsewhere && [...options.addressedElsewhere] };
+      return { ...rest, options: written };
+    }),
+  );
 
 export const decodeBatch = (text: string): Emitted[] =>
-  JSON.parse(text, (_key, value: unknown) => {
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      if ("$map" in value) return new Map((value as { $map: Array<[unknown, unknown]> }).$map);
-      if ("$set" in value) return new Set((value as { $set: unknown[] }).$set);
-    }
-    return value;
-  }) as Emitted[];
+  (JSON.parse(text) as Array<Omit<Emitted, "options"> & { options?: WrittenOptions }>).map(({ options, ...rest }) => {
+    if (!options) return rest as Emitted;
+    const read: Options = { ...options, flagsByUser: options.flagsByUser && new Map(options.flagsByUser), addressedElsewhere: options.addressedElsewhere && new Set(options.addressedElsewhere) };
+    return { ...rest, options: read } as Emitted;
+  });

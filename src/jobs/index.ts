@@ -3,6 +3,9 @@ import { dialect } from "../db/dialect";
 import { startScheduledBackups } from "./backups";
 import { startCacheBackstop } from "./cacheBackstop";
 import { whileLeading } from "./leader";
+
+/** How often a cluster's node looks for changes made outside Parley (see startJobs). */
+const CLUSTER_CHANGE_CHECK_MS = 10_000;
 import { startBackgroundCheckpoints } from "./checkpoints";
 import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
@@ -34,7 +37,9 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   );
   stops.push(startPresenceFlush(config.presenceFlushSeconds));
   stops.push(startEventLoopLagSampling(config.eventLoopSampleMs));
-  stops.push(startCacheBackstop(config.changeCheckMs));
+  // In a cluster every write's invalidation is in the event log, which each node applies in
+  // full (gaps read back from the database): the look is left for changes made outside Parley.
+  stops.push(startCacheBackstop(config.busUrl ? Math.max(config.changeCheckMs, CLUSTER_CHANGE_CHECK_MS) : config.changeCheckMs));
   // SQLite's own upkeep: its backups of the data dir, WAL checkpoints and FTS5 merges.
   // PostgreSQL does its own (and is backed up with pg_dump).
   if (dialect() === "sqlite") {
