@@ -1,6 +1,8 @@
+import { expect } from "bun:test";
 import { ApiClient } from "../helpers/client";
 import { OWNER, createPerson, login, ok, startInitializedServer, type Person } from "../helpers/seed";
 import { TestServer } from "../helpers/server";
+import { ON_POSTGRES } from "../helpers/testDatabase";
 
 /** Outbox timing for tests: retries a second apart (the finest the outbox keeps), swept often. */
 export const FAST_OUTBOX = {
@@ -44,3 +46,14 @@ export async function waitForLog(server: TestServer, pattern: RegExp, timeoutMs 
 
 /** How many times the log matches. */
 export const countInLog = (server: TestServer, pattern: RegExp) => (server.output.match(new RegExp(pattern, "g")) ?? []).length;
+
+/**
+ * What the outbox says when it starts (how e-mail goes out). On SQLite it is said before the
+ * server says it listens. On PostgreSQL the outbox runs on the process holding the cluster
+ * leader's advisory lock (jobs/leader.ts), which a process takes just after it starts
+ * listening: said a moment later.
+ */
+export async function expectSaidAtStart(org: MailOrg, pattern: RegExp) {
+  if (ON_POSTGRES) await waitForLog(org.server, pattern);
+  else expect(org.server.output).toMatch(pattern);
+}

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { rmSync } from "node:fs";
 import { SmtpSink } from "../helpers/smtpSink";
 import { tempDataDir } from "../helpers/server";
-import { ON_POSTGRES } from "../helpers/testDatabase";
-import { FAST_OUTBOX, type MailOrg, countInLog, deactivateWithMail, mailOrg, waitForLog } from "./helpers";
+import { FAST_OUTBOX, type MailOrg, countInLog, deactivateWithMail, expectSaidAtStart, mailOrg, waitForLog } from "./helpers";
 
 setDefaultTimeout(60_000);
 
@@ -12,16 +11,6 @@ setDefaultTimeout(60_000);
  * stops the server (gracefully or with kill -9 right after the commit) and starts it again with
  * SMTP, and the mail goes out once, and never again after a further restart.
  */
-/**
- * What the outbox says when it starts. On SQLite it is said before the server says it listens.
- * On PostgreSQL the outbox runs on the process holding the cluster leader's advisory lock
- * (jobs/leader.ts), which a process takes just after it starts listening: said a moment later.
- */
-async function expectSaidAtStart(org: MailOrg, pattern: RegExp) {
-  if (ON_POSTGRES) await waitForLog(org.server, pattern);
-  else expect(org.server.output).toMatch(pattern);
-}
-
 describe("the outbox across restarts", () => {
   let sink: SmtpSink;
   const dataDirs: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SmtpSink } from "../helpers/smtpSink";
 import { parleyCommand, runParley } from "../helpers/server";
-import { FAST_OUTBOX, type MailOrg, deactivateWithMail, mailOrg, waitForLog } from "./helpers";
+import { FAST_OUTBOX, type MailOrg, deactivateWithMail, expectSaidAtStart, mailOrg, waitForLog } from "./helpers";
 
 setDefaultTimeout(60_000);
 
@@ -19,7 +19,7 @@ describe("SMTP connection settings", () => {
     const sink = await SmtpSink.start({ security: "tls", auth: AUTH });
     const org = await mailOrg(sink.env(FAST_OUTBOX));
     try {
-      expect(org.server.output).toMatch(new RegExp(`E-mail goes out through 127\\.0\\.0\\.1:${sink.port} \\(tls\\)`));
+      await expectSaidAtStart(org, new RegExp(`E-mail goes out through 127\\.0\\.0\\.1:${sink.port} \\(tls\\)`));
       const to = await deactivateWithMail(org);
       const [mail] = await sink.waitFor(1);
       expect(mail.recipients).toEqual([to]);
