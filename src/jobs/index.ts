@@ -11,7 +11,7 @@ import { startEventLoopLagSampling } from "./eventLoopLag";
 import { startFullMemberPromotion } from "./fullMembers";
 import { startInviteExpiry } from "./inviteExpiry";
 import { startMemoryRelease } from "./memoryRelease";
-import { startOutboxSender } from "./outbox";
+import { announceMailSettings, startOutboxSender } from "./outbox";
 import { startPresenceFlush } from "./presenceFlush";
 import { startQueueCollection } from "./queueCollection";
 import { startScheduledDelivery } from "./scheduledDelivery";
@@ -25,12 +25,11 @@ import { startSessionExpiry } from "./sessionExpiry";
  */
 export function startJobs(config: Config): { stop(): Promise<void>; announced: Promise<void> } {
   const stops: Array<() => void | Promise<void>> = [startQueueCollection(config.queueTimeoutSeconds)];
+  const announced = announceMailSettings(config);
   // Work that must happen once, not once per node: in a cluster, one node at a time runs it.
-  let announced: Promise<void> = Promise.resolve();
   stops.push(
     whileLeading(() => {
       const outbox = startOutboxSender(config);
-      announced = outbox.announced;
       const leaderStops = [outbox.stop, startInviteExpiry(config.inviteExpirySweepSeconds), startScheduledDelivery(config.scheduledCheckSeconds), startSessionExpiry(), startFullMemberPromotion()];
       return async () => void (await Promise.all(leaderStops.map((stop) => stop())));
     }),

@@ -14,9 +14,8 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  * was queued or came due while the server was down. A plain setInterval, since tests sweep more
  * than once a second.
  */
-export function startOutboxSender(config: Config): { stop: () => Promise<void>; announced: Promise<void> } {
+export function startOutboxSender(config: Config): { stop: () => Promise<void> } {
   configureMail(config.smtp, config.outboxMailConcurrency);
-  const announced = announceMail().catch((error) => log.error(`outbox: reading the mail settings failed: ${(error as Error)?.stack ?? error}`));
   startOutboxRunner({ retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds, maxAttempts: config.outboxMaxAttempts });
   onOutboxQueued(() => void nudgeOutbox());
   let prunedAt = 0;
@@ -39,7 +38,16 @@ export function startOutboxSender(config: Config): { stop: () => Promise<void>; 
     onOutboxQueued(null);
     return stopOutboxRunner();
   };
-  return { stop, announced };
+  return { stop };
+}
+
+/**
+ * Says at start how e-mail goes out (or that it waits in the outbox). Every process says it,
+ * the nodes of a cluster too, though one of them sends (jobs/leader.ts).
+ */
+export function announceMailSettings(config: Config): Promise<void> {
+  configureMail(config.smtp, config.outboxMailConcurrency);
+  return announceMail().catch((error) => log.error(`outbox: reading the mail settings failed: ${(error as Error)?.stack ?? error}`));
 }
 
 async function announceMail() {
