@@ -5,7 +5,7 @@ import { writeSendBatch } from "./transaction";
 import type { SendTx } from "./types";
 
 /**
- * Group commit for sending messages: changes requested within one turn of the event loop run
+ * Group commit for sending messages: changes requested before a batch's transaction begins run
  * in one send transaction (a SendTx, which keeps the caches of db/caches.ts), and every request
  * is answered once that transaction has committed. A commit per request would be the cost that matters most (with the full-text
  * index, a transaction's fixed cost is several times that of the row it stores); this way
@@ -40,31 +40,54 @@ const totalChanges = (tx: SendTx) => (dialect() === "postgres" ? 0 : ((totalChan
 /** Thrown out of a batch's transaction, rolling it back: a change failed after writing. */
 class FailedAfterWriting extends Error {}
 
-/** A message send's change, committed together with the sends queued in the same turn. */
+/** A flush is scheduled or waits for the writer's turn: sends arriving meanwhile join its batch. */
+let flushPending = false;
+
+/** A message send's change, committed together with the sends queued until its batch begins. */
 export function writeSend<T>(change: (tx: SendTx) => T | Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (queued.length === 0) setImmediate(flush);
     queued.push({ change, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
+    scheduleFlush();
   });
 }
 
+function scheduleFlush() {
+  if (flushPending || queued.length === 0) return;
+  flushPending = true;
+  setImmediate(flush);
+}
+
+/**
+ * The batch is taken when its transaction has begun, not when the flush was scheduled: the
+ * sends that arrived while it waited for the writer (another write on SQLite; on PostgreSQL also
+ * the other nodes, behind the advisory lock) go in it, rather than each waiting in a batch of
+ * its own. On SQLite a free writer begins at once, in the same turn: the batch is then what
+ * arrived within one turn of the event loop, as before.
+ */
 async function flush() {
-  const batch = queued.splice(0, MAX_BATCH);
-  if (queued.length > 0) setImmediate(flush);
+  let batch: Queued[] | null = null;
+  const take = () => {
+    batch = queued.splice(0, MAX_BATCH);
+    flushPending = false;
+    scheduleFlush();
+    return batch;
+  };
   let outcomes: Array<Outcome<unknown>>;
   try {
     outcomes = await writeSendBatch(async (tx) => {
       const each: Array<Outcome<unknown>> = [];
-      for (const item of batch) each.push(await attempt(tx, item.change));
+      for (const item of take()) each.push(await attempt(tx, item.change));
       return each;
     });
   } catch (error) {
-    if (error instanceof FailedAfterWriting) return oneByOne(batch);
+    // The transaction did not begin: the sends it would have taken fail with it.
+    const failed: Queued[] = batch ?? take();
+    if (error instanceof FailedAfterWriting) return oneByOne(failed);
     // The commit itself failed: nothing in the batch happened.
-    for (const item of batch) item.settle({ ok: false, error });
+    for (const item of failed) item.settle({ ok: false, error });
     return;
   }
-  batch.forEach((item, i) => item.settle(outcomes[i]));
+  batch!.forEach((item, i) => item.settle(outcomes[i]));
 }
 
 /** Runs one change of a batch, keeping its events only if it succeeds. */
