@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./postgres";
 
 /**
  * A throwaway NATS server with JetStream for one test file, on loopback at a free port, its
@@ -15,16 +15,6 @@ export const NATS_UNAVAILABLE: string | undefined = BINARY ? undefined : "no nat
 export interface ThrowawayNats {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }
 
 export async function startNats(): Promise<ThrowawayNats> {

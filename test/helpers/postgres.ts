@@ -61,7 +61,7 @@ export interface ThrowawayPostgres {
 /** A command run as the postgres OS user when we are root (PostgreSQL will not run as root). */
 const asPostgres = (command: string[]) => (RUNNING_AS_ROOT ? [RUNUSER!, "-u", "postgres", "--", ...command] : command);
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as { port: number };
