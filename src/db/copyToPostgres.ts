@@ -111,11 +111,9 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string, progr
           progress({ table: pair.name, copied, total });
         }
         for (const column of pair.selfReferences) {
-          const property = propertyOf(pair.sqlite, column)!;
           const key = pair.keyColumns[0];
           const pairsToSet = sqlite.query(`SELECT "${key}" AS k, "${column}" AS v FROM "${pair.name}" WHERE "${column}" IS NOT NULL`).all() as Array<{ k: number; v: number }>;
           for (const { k, v } of pairsToSet) await reserved.unsafe(`UPDATE "${pair.name}" SET "${column}" = $1 WHERE "${key}" = $2`, [v, k]);
-          void property;
         }
         const identity = pgTableConfig(pair.postgres).columns.find((column) => (column as unknown as { generatedIdentity?: unknown }).generatedIdentity !== undefined);
         if (identity) {

@@ -207,7 +207,8 @@ export function createQueue(userId: number, spec: QueueSpec): string {
   return queue.id;
 }
 
-const badQueue = (queueId: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
+/** The answer for a queue that is not (or no longer) there, or not the caller's: the client registers again. */
+export const badQueue = (queueId: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 /** The caller's own live queue, or BAD_EVENT_QUEUE_ID: unknown, collected and others' queues look alike. */
 function accessQueue(queueId: string, userId: number): EventQueue {

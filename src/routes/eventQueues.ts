@@ -6,13 +6,10 @@ import { success } from "../http/errors";
 import { register, spectatorsAllowed } from "../events/register";
 import { eventsAnswer } from "../events/answer";
 import { acceptsGzip } from "../http/gzipSplice";
-import { deleteQueue, fetchEvents } from "../events/registry";
+import { badQueue, deleteQueue, fetchEvents } from "../events/registry";
 import { ignoredParameters } from "../http/conventions";
 import { caughtUp, forward, queueTarget, registerTarget } from "../cluster/forwarding";
-import { ApiError } from "../http/errors";
 
-/** As the registry answers for a queue it does not have (the client registers again). */
-const badQueueId = (queueId: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 const EventTypes = t.ArrayString(t.String({ maxLength: 100 }), { maxItems: 500 });
 
@@ -76,7 +73,7 @@ export const eventQueueRoutes = new Elysia()
       if (home !== "here") {
         const answer = home === "gone" ? null : await forward(request, home);
         if (answer) return answer;
-        throw badQueueId(query.queue_id);
+        throw badQueue(query.queue_id);
       }
       const events = await fetchEvents(query.queue_id, user.id, { lastEventId: query.last_event_id, dontBlock: query.dont_block ?? false, signal: request.signal });
       const ignored = ignoredParameters(request, query);
@@ -96,7 +93,7 @@ export const eventQueueRoutes = new Elysia()
       if (home !== "here") {
         const answer = home === "gone" ? null : await forward(request, home, body);
         if (answer) return answer;
-        throw badQueueId(body.queue_id);
+        throw badQueue(body.queue_id);
       }
       deleteQueue(body.queue_id, user.id);
       return success();

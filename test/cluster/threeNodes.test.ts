@@ -162,6 +162,25 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
     }
   }, 30_000);
 
+  test("queues asked for through another node: an unknown node, another user's queue and a malformed ID are refused as on one node, changing nothing", async () => {
+    const [ann, bob] = people;
+    const queue = await registerVia(ann, 0);
+    for (let i = 0; i < 3; i++) {
+      for (const queueId of ["nosuchnode:00000000-0000-0000-0000-000000000000", queue.queue_id, ":", "x".repeat(101)]) {
+        const answer = await via(bob, i).get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
+        if (queueId.length > 100) expect([i, answer.status, answer.body.code]).toEqual([i, 400, "BAD_REQUEST"]);
+        else expect([i, queueId, answer.body.code]).toEqual([i, queueId, "BAD_EVENT_QUEUE_ID"]);
+      }
+      expect((await via(bob, i).delete("/events", { queue_id: queue.queue_id })).body.code).toBe("BAD_EVENT_QUEUE_ID");
+    }
+    // Ann's queue is still there, through every node, and hers alone.
+    for (let i = 0; i < 3; i++) expect((await via(ann, i).get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true })).status).toBe(200);
+    // Without credentials nothing is passed on.
+    expect((await new ApiClient(nodes[1].url).get("/events", { queue_id: queue.queue_id, dont_block: true })).status).toBe(401);
+    ok(await via(ann, 2).delete("/events", { queue_id: queue.queue_id }));
+    expect((await via(ann, 0).get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true })).body.code).toBe("BAD_EVENT_QUEUE_ID");
+  }, 30_000);
+
   test("a second node with the same PARLEY_NODE_ID is refused at start", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "parley-node-dup-"));
     dataDirs.push(dataDir);

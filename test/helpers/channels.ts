@@ -6,7 +6,7 @@ import type { Params } from "./client";
 import { editServerDatabase } from "./inProcess";
 import { type Org, type Person, ok } from "./seed";
 import type { TestServer } from "./server";
-import { databaseUrlOf } from "./testDatabase";
+import { databaseUrlOf, inlineParameters, psqlSelectCommand, rowsAsSqliteGives } from "./testDatabase";
 
 /** Channel test helpers: creating channels over HTTP and reading what the server stored. */
 
@@ -20,23 +20,10 @@ export async function subscribe(person: Person, names: string[], params: Params 
 }
 
 function queryPostgres<T>(url: string, statement: string, params: Array<string | number>): T[] {
-  let n = 0;
-  const inlined = statement.replace(/\?/g, () => {
-    const value = params[n++];
-    return typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
-  });
-  const result = Bun.spawnSync(["psql", url, "-v", "ON_ERROR_STOP=1", "-Atqc", `SELECT coalesce(json_agg(row), '[]') FROM (${inlined}) row`], { stderr: "pipe", stdout: "pipe" });
+  const inlined = inlineParameters(statement, params);
+  const result = Bun.spawnSync(psqlSelectCommand(url, inlined), { stderr: "pipe", stdout: "pipe" });
   if (result.exitCode !== 0) throw new Error(`psql failed on ${inlined}: ${result.stderr.toString()}`);
-  const rows = JSON.parse(result.stdout.toString()) as Array<Record<string, unknown>>;
-  // As SQLite gives them: a boolean column as 1 or 0, a jsonb column as JSON text (json_agg nests it parsed).
-  for (const row of rows) {
-    for (const key in row) {
-      const value = row[key];
-      if (typeof value === "boolean") row[key] = value ? 1 : 0;
-      else if (typeof value === "object" && value !== null) row[key] = JSON.stringify(value);
-    }
-  }
-  return rows as T[];
+  return rowsAsSqliteGives<T>(result.stdout.toString());
 }
 
 /** Creates a channel as `creator` (who is subscribed unless principals say otherwise) and returns its ID. */

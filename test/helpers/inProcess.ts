@@ -13,7 +13,7 @@ import type { Emitted } from "../../src/db/types";
 import type { AnyEvent } from "../../src/events/types";
 import { Role } from "../../src/model/roles";
 import type { TestServer } from "./server";
-import { databaseUrlOf } from "./testDatabase";
+import { databaseUrlOf, inlineParameters } from "./testDatabase";
 
 /**
  * Runs a transaction-level action as write() does, but hands back what it emitted instead of
@@ -71,13 +71,7 @@ export async function inProcessOrg(): Promise<InProcessOrg> {
 export function editServerDatabase(server: TestServer, statement: string | { sqlite: string; postgres: string }, ...params: Array<string | number>) {
   const postgresUrl = databaseUrlOf(server.dataDir);
   if (postgresUrl !== undefined) {
-    const text = typeof statement === "string" ? statement : statement.postgres;
-    let n = 0;
-    // psql takes no parameters: the values are written in, as literals.
-    const inlined = text.replace(/\?/g, () => {
-      const value = params[n++];
-      return typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
-    });
+    const inlined = inlineParameters(typeof statement === "string" ? statement : statement.postgres, params);
     const result = Bun.spawnSync(["psql", postgresUrl, "-v", "ON_ERROR_STOP=1", "-qc", inlined], { stderr: "pipe", stdout: "ignore" });
     if (result.exitCode !== 0) throw new Error(`psql failed on ${inlined}: ${result.stderr.toString()}`);
     // The server looks for changes made elsewhere every PARLEY_CHANGE_CHECK_MS (jobs/cacheBackstop.ts).

@@ -71,3 +71,31 @@ export async function dropDatabaseOf(dataDir: string) {
   if (url === undefined) return;
   await adminConnection().unsafe(`DROP DATABASE IF EXISTS ${nameOf(url)} WITH (FORCE)`).catch(() => {});
 }
+
+/** psql takes no parameters: each `?` of a statement gets its value written in, as a literal. */
+export function inlineParameters(statement: string, params: Array<string | number>): string {
+  let n = 0;
+  return statement.replace(/\?/g, () => {
+    const value = params[n++];
+    return typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+  });
+}
+
+/** The psql command that runs a SELECT and prints its rows as one JSON array. */
+export const psqlSelectCommand = (url: string, select: string) => ["psql", url, "-v", "ON_ERROR_STOP=1", "-Atqc", `SELECT coalesce(json_agg(row), '[]') FROM (${select}) row`];
+
+/**
+ * psqlSelectCommand's output as SQLite would give the rows: a boolean column as 1 or 0, a jsonb
+ * column as JSON text (json_agg nests it parsed), so tests compare the same values on both.
+ */
+export function rowsAsSqliteGives<T>(output: string): T[] {
+  const rows = JSON.parse(output) as Array<Record<string, unknown>>;
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (typeof value === "boolean") row[key] = value ? 1 : 0;
+      else if (typeof value === "object" && value !== null) row[key] = JSON.stringify(value);
+    }
+  }
+  return rows as T[];
+}
