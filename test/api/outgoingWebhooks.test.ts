@@ -297,11 +297,18 @@ describe("failures", () => {
 
 describe("a bot that changed", () => {
   test("a bot deactivated before a retry is not called again, and nobody is told", async () => {
-    const bot = await webhookBot(org.member, () => new Response("down", { status: 503 }));
+    // The owner deactivates the bot while its first try is being answered, so the deactivation
+    // is committed before the retry however slow the machine (a retry comes a second later).
+    let deactivated: Promise<unknown> | undefined;
+    const bot: WebhookBot = await webhookBot(org.member, async () => {
+      deactivated ??= org.member.api.delete(`/bots/${bot.id}`);
+      ok(await deactivated);
+      return new Response("down", { status: 503 });
+    });
     const before = (await notificationBotMessages()).length;
     await sendOk(org.member2, directMessage([bot.id], "hello?"));
     await waitFor(() => hits(bot.name).length === 1, "the first try");
-    ok(await org.member.api.delete(`/bots/${bot.id}`));
+    await deactivated;
     await waitFor(async () => (await botOutboxRowsAsync<{ sent_at: number | null }>(org.server, "sent_at", bot.id))[0]?.sent_at, "the item to be closed", 5_000);
     expect(hits(bot.name)).toHaveLength(1);
     expect(await messagesFrom(bot.id)).toEqual([]);
