@@ -23,6 +23,7 @@ export class OrderedDelivery {
   private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  private drainQueued = false;
 
   /** `applied`: the newest ID already applied (or not to be): delivery starts after it. */
   constructor(
@@ -52,7 +53,14 @@ export class OrderedDelivery {
   offer(row: LoggedBatch) {
     if (this.stopped || row.id <= this.applied || this.waiting.has(row.id)) return;
     this.waiting.set(row.id, row);
-    this.schedule(() => this.drain());
+    // Applied after the rest of this turn of the event loop: rows the bus brought in one read
+    // are then applied together, and each queue is woken once for all of them.
+    if (this.drainQueued) return;
+    this.drainQueued = true;
+    setImmediate(() => {
+      this.drainQueued = false;
+      this.schedule(() => this.drain());
+    });
   }
 
   /** The log's newest ID is `newest` (a periodic look): rows nobody published are read now. */

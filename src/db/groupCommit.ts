@@ -1,5 +1,6 @@
 import type { SQLQueryBindings } from "bun:sqlite";
 import { dialect } from "./dialect";
+import { expectMessages, settlePipelined } from "./pipelining";
 import { rawStatement } from "./prepared";
 import { writeSendBatch } from "./transaction";
 import type { SendTx } from "./types";
@@ -76,7 +77,14 @@ async function flush() {
   try {
     outcomes = await writeSendBatch(async (tx) => {
       const each: Array<Outcome<unknown>> = [];
-      for (const item of take()) each.push(await attempt(tx, item.change));
+      const items = take();
+      expectMessages(tx, items.length);
+      for (const item of items) each.push(await attempt(tx, item.change));
+      // A pipelined insert (PostgreSQL) that failed belongs to one of the changes, which
+      // one is not known: they run again one by one, as for a change that failed after writing.
+      await settlePipelined(tx).catch(() => {
+        throw new FailedAfterWriting();
+      });
       return each;
     });
   } catch (error) {

@@ -21,6 +21,10 @@ export interface TransactionState {
   insertedCount: number;
   /** Run once the transaction has committed (see whenCommitted). */
   committed: Array<() => void>;
+  /** PostgreSQL: writes sent without waiting for their answers, settled before COMMIT (db/pipelining.ts). */
+  pipelined: Array<Promise<unknown>>;
+  /** PostgreSQL: message IDs taken from the sequence and not used yet, and how many more this transaction expects to insert. */
+  messageIds: { reserved: number[]; expected: number };
   /**
    * For a read with a snapshot: the caches' epoch when it began (db/caches.ts). Should a write
    * end meanwhile, what it loads is older than the copies' rule allows keeping.
@@ -40,7 +44,7 @@ export type Handle = Db & { readonly [STATE]: TransactionState; close(): void };
  */
 export function openHandle(connection: Db, kind: TransactionKind, collect?: (emitted: Emitted) => void, snapshotEpoch?: number): Handle {
   const handle = Object.create(prototypeFor(connection)) as { [STATE]: TransactionState; [COLLECT]?: (emitted: Emitted) => void };
-  handle[STATE] = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [], snapshotEpoch };
+  handle[STATE] = { kind, connection, open: true, inserted: null, insertedCount: 0, committed: [], pipelined: [], messageIds: { reserved: [], expected: 1 }, snapshotEpoch };
   if (collect) handle[COLLECT] = collect;
   return handle as unknown as Handle;
 }

@@ -4,6 +4,7 @@ import { type Channel } from "./channels";
 import { type Message, type NewMessage } from "./messages";
 import { cachedUntilChange } from "./caches";
 import { dialect } from "./dialect";
+import { nextMessageId, pipelined } from "./pipelining";
 import { perConnection, prepared, rawStatement } from "./prepared";
 import { messageInserted } from "./searchIndex";
 import type { Reader, SendTx } from "./types";
@@ -105,7 +106,27 @@ export async function findChannelRecipientId(db: Reader, channelId: number): Pro
 // ~20 µs instead of ~2 µs inside a send's transaction.
 const topicMessageQuery = rawStatement<{ found: number }, [number, string]>("SELECT 1 AS found FROM messages WHERE channel_id = ? AND topic_key = ? LIMIT 1");
 
-export const topicHasMessages = async (db: Reader, channelId: number, topicKey: string) => (await topicMessageQuery(db).values(channelId, topicKey)).length > 0;
+// Topics known to have messages. Only a send makes a topic have messages, and sends keep these
+// copies (db/caches.ts); what empties a topic (deleting or moving messages, deleting the topic)
+// is a write(), which drops them, here and, through the bus, on the other nodes. Topics without
+// messages are not kept: another node's send may start one at any moment.
+const topicsWithMessages = cachedUntilChange("topicsWithMessages", () => new Set<string>());
+const MAX_KNOWN_TOPICS = 100_000;
+const topicEntry = (channelId: number, topicKey: string) => `${channelId}\u0000${topicKey}`;
+
+export async function topicHasMessages(db: Reader, channelId: number, topicKey: string): Promise<boolean> {
+  const known = topicsWithMessages(db);
+  const entry = topicEntry(channelId, topicKey);
+  if (known.has(entry)) return true;
+  const found = (await topicMessageQuery(db).values(channelId, topicKey)).length > 0;
+  if (found) remember(known, entry);
+  return found;
+}
+
+function remember(known: Set<string>, entry: string) {
+  if (known.size >= MAX_KNOWN_TOPICS) known.clear();
+  known.add(entry);
+}
 
 type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMovedTime" | "editHistory">>;
 
@@ -116,7 +137,7 @@ type MessageValues = Required<Omit<NewMessage, "id" | "lastEditTime" | "lastMove
 const MESSAGE_COLUMNS = "recipient_id, channel_id, topic, topic_key, sender_id, content, rendered_content, client, date_sent, is_me_message, has_link, has_image, has_attachment";
 const insertMessageStatement = rawStatement<never, Array<string | number | boolean | null>>(
   `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+  `INSERT INTO messages (id, ${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 );
 
 export async function insertMessage(tx: SendTx, values: MessageValues): Promise<Message> {
@@ -138,8 +159,13 @@ export async function insertMessage(tx: SendTx, values: MessageValues): Promise<
     flag(values.hasImage),
     flag(values.hasAttachment),
   ];
-  const id = onPostgres ? ((await statement.values(...params))[0][0] as number) : Number((statement.run(...params) as { lastInsertRowid: number | bigint }).lastInsertRowid);
+  let id: number;
+  if (onPostgres) {
+    id = await nextMessageId(tx);
+    pipelined(tx, statement.run(id, ...params) as Promise<unknown>);
+  } else id = Number((statement.run(...params) as { lastInsertRowid: number | bigint }).lastInsertRowid);
   messageInserted(tx, id);
+  if (values.channelId !== null) remember(topicsWithMessages(tx), topicEntry(values.channelId, values.topicKey));
   return { id, ...values, lastEditTime: null, lastMovedTime: null, editHistory: null };
 }
 
@@ -154,7 +180,7 @@ const insertFlagRowsStatement = rawStatement<never, [number[], number[], number[
 export async function insertMessageFlags(tx: SendTx, rows: Array<{ userId: number; messageId: number; recipientId: number; flags: number }>) {
   if (rows.length === 0) return;
   if (dialect() === "postgres") {
-    await insertFlagRowsStatement(tx).run(rows.map((row) => row.userId), rows.map((row) => row.messageId), rows.map((row) => row.recipientId), rows.map((row) => row.flags));
+    pipelined(tx, insertFlagRowsStatement(tx).run(rows.map((row) => row.userId), rows.map((row) => row.messageId), rows.map((row) => row.recipientId), rows.map((row) => row.flags)) as Promise<unknown>);
     return;
   }
   const insert = insertFlagsStatement(tx);

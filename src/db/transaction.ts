@@ -5,6 +5,7 @@ import { type Handle, openHandle, transactionOf } from "./handles";
 import { dialect } from "./dialect";
 import { appendToEventLog, encodeBatch, type LoggedBatch } from "./eventLog";
 import { postgresClientOf } from "./postgresConnection";
+import { settlePipelined } from "./pipelining";
 import { indexInsertedMessages } from "./searchIndex";
 import type { Emitted, Reader, SendTx, Tx, TransactionKind, UpkeepTx } from "./types";
 import { Turns } from "./turns";
@@ -103,6 +104,7 @@ async function transact<T>(kind: Exclude<TransactionKind, "read">, change: (tx: 
     try {
       const result = change(handle);
       value = result instanceof Promise ? await result : result;
+      await settlePipelined(handle);
       indexInsertedMessages(handle);
       if (loggingNode !== null && (emitted.length > 0 || kind === "write")) {
         const batch = encodeBatch(emitted);

@@ -299,7 +299,7 @@ describe("a bot that changed", () => {
   test("a bot deactivated before a retry is not called again, and nobody is told", async () => {
     // The owner deactivates the bot while its first try is being answered, so the deactivation
     // is committed before the retry however slow the machine (a retry comes a second later).
-    let deactivated: Promise<unknown> | undefined;
+    let deactivated: ReturnType<typeof org.member.api.delete> | undefined;
     const bot: WebhookBot = await webhookBot(org.member, async () => {
       deactivated ??= org.member.api.delete(`/bots/${bot.id}`);
       ok(await deactivated);

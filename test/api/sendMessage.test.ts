@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createChannel, deactivateUser, setRealmSetting, uniqueName } from "../helpers/channels";
+import { editServerDatabase } from "../helpers/inProcess";
 import { type Org, expectError, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, messageCount, recipientMembers, send, sendOk, storedMessage } from "../helpers/sending";
 
@@ -246,5 +247,34 @@ describe("direct messages", () => {
     await expectRefused(send(org.member, directMessage([gone.id], "x")), "BAD_REQUEST", "no longer using");
     await expectRefused(send(org.member, directMessage([org.member2.id, gone.id], "x")), "BAD_REQUEST", "no longer using");
     await expectRefused(send(org.member, directMessage([gone.email], "x")), "BAD_REQUEST", "no longer using");
+  });
+});
+
+describe("sends committed together (group commit)", () => {
+  test("a message the database refuses fails alone: the sends batched with it are stored, each once", async () => {
+    const refused = "refused by the database";
+    editServerDatabase(org.server, {
+      sqlite: `CREATE TRIGGER refuse_one BEFORE INSERT ON messages WHEN NEW.content = '${refused}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+      postgres: `CREATE FUNCTION refuse_one() RETURNS trigger AS $$ BEGIN IF NEW.content = '${refused}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql; CREATE TRIGGER refuse_one BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_one()`,
+    });
+    try {
+      const topic = uniqueName("batch");
+      const before = messageCount(org.server);
+      // Sent at once, so that they share transactions; the refused one in the middle.
+      const contents = [...Array(12).keys()].map((i) => (i === 6 ? refused : `batched ${i}`));
+      const answers = await Promise.all(contents.map((content, i) => send(i % 2 === 0 ? org.member : org.member2, channelMessage(channelId, `${topic} ${i % 3}`, content))));
+      answers.forEach((answer, i) => {
+        if (i === 6) expect(answer.body.result).toBe("error");
+        else expect(answer.status).toBe(200);
+      });
+      expect(messageCount(org.server)).toBe(before + 11);
+      const ids = answers.filter((_, i) => i !== 6).map((answer) => answer.body.id as number);
+      expect(new Set(ids).size).toBe(11);
+      for (const [i, id] of ids.entries()) expect(storedMessage(org.server, id)!.content).toBe(contents[i < 6 ? i : i + 1]);
+    } finally {
+      editServerDatabase(org.server, { sqlite: "DROP TRIGGER refuse_one", postgres: "DROP TRIGGER refuse_one ON messages; DROP FUNCTION refuse_one()" });
+    }
+    // Nothing is left broken: the next send works.
+    await sendOk(org.member, channelMessage(channelId, "after", "fine"));
   });
 });

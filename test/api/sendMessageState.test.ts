@@ -67,6 +67,14 @@ describe("automatic topic visibility", () => {
     expect(policyOf(org.member.id, channel.id, topic)).toBeUndefined();
   });
 
+  test("a topic emptied by deleting it starts anew: its next sender follows it", async () => {
+    const topic = uniqueName("emptied");
+    expect((await sendOk(org.member, channelMessage(channel.name, topic, "first"))).automatic_new_visibility_policy).toBe(3);
+    expect((await sendOk(org.member2, channelMessage(channel.name, topic, "second"))).automatic_new_visibility_policy).toBeUndefined();
+    ok(await org.admin.api.post(`/streams/${channel.id}/delete_topic`, { topic_name: topic }));
+    expect((await sendOk(org.member2, channelMessage(channel.name, topic, "first again"))).automatic_new_visibility_policy).toBe(3);
+  });
+
   test("follow on send: any topic the sender writes in", async () => {
     await setSettings(org.member, { automatically_follow_topics_policy: 2 });
     try {

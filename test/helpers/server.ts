@@ -92,7 +92,7 @@ export class TestServer {
       stderr: "pipe",
     });
     this.process = child;
-    void this.collect(child.stderr);
+    const stderrRead = this.collect(child.stderr);
     const reader = child.stdout.getReader();
     const decoder = new TextDecoder();
     const deadline = Date.now() + 15_000;
@@ -109,6 +109,8 @@ export class TestServer {
       }
     }
     child.kill();
+    // Why it stopped is on stderr, which may still be coming when stdout has ended.
+    await Promise.race([stderrRead.catch(() => {}), Bun.sleep(2_000)]);
     throw new Error(`Parley did not start:\n${this.output}`);
   }
 
