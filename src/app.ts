@@ -33,6 +33,7 @@ import { messageRoutes } from "./routes/messages";
 import { mutedUserRoutes } from "./routes/mutedUsers";
 import { presenceRoutes } from "./routes/presence";
 import { pushDeviceRoutes } from "./routes/pushDevices";
+import { webPushSubscriptionRoutes } from "./routes/webPushSubscriptions";
 import { reactionRoutes } from "./routes/reactions";
 import { realmDefaultsRoutes } from "./routes/realmDefaults";
 import { realmEmojiRoutes } from "./routes/realmEmoji";
@@ -70,7 +71,7 @@ import { configureHealth } from "./reads/health";
 /** The one place routes and plugins are wired together; tests and `parley serve` both use it. */
 export function createApp() {
   onCommit(publish);
-  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventQueueRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageReadingRoutes).use(messageFlagRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
+  const api = new Elysia({ prefix: "/api/v1" }).use(serverRoutes).use(authRoutes).use(userRoutes).use(botRoutes).use(eventQueueRoutes).use(settingsRoutes).use(realmDefaultsRoutes).use(draftRoutes).use(deactivationRoutes).use(channelRoutes).use(subscriptionRoutes).use(messageRoutes).use(messageReadingRoutes).use(messageFlagRoutes).use(messageEditRoutes).use(reactionRoutes).use(linkifierRoutes).use(savedSnippetRoutes).use(userStatusRoutes).use(typingRoutes).use(pushDeviceRoutes).use(webPushSubscriptionRoutes).use(userGroupRoutes).use(scheduledMessageRoutes);
   api.use(inviteRoutes);
   api.use(topicRoutes).use(messageEditHistoryRoutes).use(messageRenderRoutes).use(channelEmailAddressRoutes).use(botStorageRoutes).use(clientDeviceRoutes);
   api.use(userTopicRoutes).use(readReceiptRoutes).use(profileFieldRoutes);

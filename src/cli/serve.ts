@@ -6,6 +6,7 @@ import { closeDatabase } from "../db/client";
 import { openStore } from "../db/open";
 import { type ClusterNode, joinCluster } from "../cluster/node";
 import { DuplicateNodeError } from "../cluster/membership";
+import { ensureWebPushKeys } from "../actions/webPushKeys";
 import { log } from "../log";
 import { maxHeaderSize } from "node:http";
 import { BUN_BODY_BACKSTOP_BYTES, requestHeadLimitWarning } from "../http/requestSize";
@@ -136,6 +137,8 @@ export async function runServe(args: string[]): Promise<number> {
     log.info(`Node '${config.nodeId}' joined the cluster on ${config.busUrl} (${cluster.membership.liveNodes().length} node(s) live)`);
   }
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : urlHost(config.host);
+  // Before the start is announced, so the first GET /server_settings has the key browsers need.
+  await ensureWebPushKeys().catch((error: unknown) => log.warn(`The Web Push keys could not be made; browsers cannot subscribe until a restart: ${(error as Error).message}`));
   await background.announced;
   const headLimitWarning = requestHeadLimitWarning(maxHeaderSize);
   if (headLimitWarning) log.warn(headLimitWarning);

@@ -30,7 +30,7 @@ import type { Reader, TransactionKind } from "./types";
  * SendTx is not.
  */
 export type CacheName = "realm" | "verifiedAccounts" | "channelsForSending" | "channelSubscribers" | "channelRecipients" | "linkifiers"
-  | "outgoingWebhookBots" | "realmEmoji" | "alertWords" | "mutedUsers" | "topicsWithMessages";
+  | "outgoingWebhookBots" | "realmEmoji" | "alertWords" | "mutedUsers" | "topicsWithMessages" | "webPushUsers" | "serverSettings";
 
 /** Moves at every end of a write() and every switch of database: every copy is then stale. */
 let epoch = 0;

@@ -10,11 +10,13 @@ import m7 from "../../migrations/0007_lovely_captain_midlands.sql" with { type: 
 import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
 import m9 from "../../migrations/0009_brainy_arachne.sql" with { type: "text" };
 import m10 from "../../migrations/0010_alert_words_and_mutes_ordered.sql" with { type: "text" };
+import m11 from "../../migrations/0011_web_push_subscriptions.sql" with { type: "text" };
 import p0 from "../../migrations/postgres/0000_init.sql" with { type: "text" };
 import p1 from "../../migrations/postgres/0001_cluster_event_log.sql" with { type: "text" };
 import p2 from "../../migrations/postgres/0002_messages_search.sql" with { type: "text" };
 import p3 from "../../migrations/postgres/0003_alert_words_and_mutes_ordered.sql" with { type: "text" };
 import p4 from "../../migrations/postgres/0004_cluster_identity.sql" with { type: "text" };
+import p5 from "../../migrations/postgres/0005_web_push_subscriptions.sql" with { type: "text" };
 
 /** SQLite's migrations, oldest first. */
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -29,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0008_panoramic_odin", sql: m8 },
   { tag: "0009_brainy_arachne", sql: m9 },
   { tag: "0010_alert_words_and_mutes_ordered", sql: m10 },
+  { tag: "0011_web_push_subscriptions", sql: m11 },
 ];
 
 /** PostgreSQL's migrations, oldest first. */
@@ -38,4 +41,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0002_messages_search", sql: p2 },
   { tag: "0003_alert_words_and_mutes_ordered", sql: p3 },
   { tag: "0004_cluster_identity", sql: p4 },
+  { tag: "0005_web_push_subscriptions", sql: p5 },
 ];

@@ -53,6 +53,7 @@ export let userGroups = sqlite.userGroups;
 export let userStatuses = sqlite.userStatuses;
 export let userTopics = sqlite.userTopics;
 export let users = sqlite.users;
+export let webPushSubscriptions = sqlite.webPushSubscriptions;
 
 /** Points every table binding at `dialect`'s tables. */
 export function useTablesOf(dialect: Dialect) {
@@ -94,4 +95,5 @@ export function useTablesOf(dialect: Dialect) {
   userStatuses = from.userStatuses;
   userTopics = from.userTopics;
   users = from.users;
+  webPushSubscriptions = from.webPushSubscriptions;
 }

@@ -2,6 +2,7 @@ import { findRealm, type Realm } from "../db/realm";
 import { realmNow } from "../db/realmNow";
 import { read } from "../db/transaction";
 import { versionFields } from "../version";
+import { webPushPublicKey } from "./webPushKeys";
 
 /** The organization, or undefined before first-run setup has made it. */
 export const findOrganization = (): Promise<Realm | undefined> => realmNow();
@@ -15,7 +16,10 @@ export async function getServerSettings() {
     authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, "openid connect": false },
     external_authentication_methods: [],
     ...versionFields(),
+    // The Zulip apps' pushes go through Zulip's own relay, which this server does not use.
     push_notifications_enabled: false,
+    // What browsers subscribe with for Web Push (VAPID, RFC 8292), base64url.
+    web_push_public_key: await webPushPublicKey(),
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,
@@ -31,3 +35,4 @@ export async function getServerSettings() {
       : {}),
   };
 }
+

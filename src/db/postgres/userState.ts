@@ -100,3 +100,19 @@ export const pushDevices = pgTable(
   },
   (table) => [uniqueIndex("push_devices_kind_token").on(table.kind, table.token)],
 );
+
+export const webPushSubscriptions = pgTable(
+  "web_push_subscriptions",
+  {
+    id: id(),
+    userId: int("user_id")
+      .notNull()
+      .references(() => users.id),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: int("created_at").notNull(),
+    lastDeliveredAt: int("last_delivered_at"),
+  },
+  (table) => [uniqueIndex("web_push_subscriptions_endpoint").on(table.endpoint), index("web_push_subscriptions_user").on(table.userId)],
+);

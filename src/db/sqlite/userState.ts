@@ -122,3 +122,25 @@ export const pushDevices = sqliteTable(
   // A token names one device, which one account at a time is signed in on.
   (table) => [uniqueIndex("push_devices_kind_token").on(table.kind, table.token)],
 );
+
+/**
+ * A browser's Web Push subscription (RFC 8030 endpoint, RFC 8291 keys), as its PushSubscription
+ * gives them. An endpoint names one browser profile, which one account at a time uses.
+ */
+export const webPushSubscriptions = sqliteTable(
+  "web_push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    endpoint: text("endpoint").notNull(),
+    /** The browser's P-256 public key, base64url (65 bytes uncompressed). */
+    p256dh: text("p256dh").notNull(),
+    /** The 16-byte authentication secret, base64url. */
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastDeliveredAt: integer("last_delivered_at"),
+  },
+  (table) => [uniqueIndex("web_push_subscriptions_endpoint").on(table.endpoint), index("web_push_subscriptions_user").on(table.userId)],
+);
