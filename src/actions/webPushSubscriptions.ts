@@ -1,7 +1,7 @@
 import { realmNow } from "../db/realmNow";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
-import { deleteWebPushSubscription, saveWebPushSubscription } from "../db/webPushSubscriptions";
+import { deleteWebPushSubscription, deleteWebPushSubscriptionById, noteWebPushDelivered, saveWebPushSubscription } from "../db/webPushSubscriptions";
 import { badRequest } from "../http/errors";
 import { now } from "../model/clock";
 import { refusalAtFirstSight } from "../net/outboundPolicy";
@@ -65,3 +65,9 @@ export async function removeWebPushSubscription(user: User, endpoint: string) {
     if (!(await deleteWebPushSubscription(tx, user.id, endpoint))) throw badRequest("No such subscription: this endpoint is not subscribed for you.");
   });
 }
+
+/** The push service says the subscription no longer exists (404, 410): forgotten. */
+export const forgetGoneWebPushSubscription = (id: number) => write((tx) => deleteWebPushSubscriptionById(tx, id));
+
+/** A push was accepted for the subscription: shown in the person's list of devices. */
+export const noteWebPushDelivery = (id: number) => write((tx) => noteWebPushDelivered(tx, id, now()));

@@ -70,7 +70,27 @@ export type OutboxItem = {
 }
   | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload }
   | { kind: "invitation_email"; payload: InvitationEmailPayload }
-  | { kind: "password_reset_email"; payload: PasswordResetEmailPayload };
+  | { kind: "password_reset_email"; payload: PasswordResetEmailPayload }
+  | { kind: "web_push_message"; payload: WebPushMessagePayload }
+  | { kind: "web_push"; payload: WebPushPayload };
+
+/** A message some recipients may be pushed for; who is decided at delivery (actions/webPushFanOut.ts). */
+export interface WebPushMessagePayload {
+  message_id: number;
+  /** Recipients with a Web Push subscription when it was sent, the sender left out. */
+  user_ids: number[];
+}
+
+/** One push to one subscription: the JSON the service worker gets, encrypted at delivery. */
+export interface WebPushPayload {
+  subscription_id: number;
+  /** The JSON text delivered (service worker contract: docs/API.md). */
+  data: string;
+  /** RFC 8030: "high" for direct messages and mentions, "normal" otherwise. */
+  urgency: "high" | "normal";
+  /** Seconds the push service keeps it while the device is away. */
+  ttl: number;
+}
 
 /**
  * A message that triggered an outgoing-webhook bot (spec 4.20), captured in the send's

@@ -59,3 +59,13 @@ export async function followersOfTopicAmong(db: Reader, userIds: number[], chann
     .where(and(inArray(userTopics.userId, userIds), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic)), eq(userTopics.visibilityPolicy, VisibilityPolicy.FOLLOWED))))
     .map((row) => row.userId);
 }
+
+/** Each of these users' visibility policy for the topic (users without one left out). */
+export async function topicPoliciesAmong(db: Reader, userIds: number[], channelId: number, topic: string): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: userTopics.userId, policy: userTopics.visibilityPolicy })
+    .from(userTopics)
+    .where(and(inArray(userTopics.userId, userIds), eq(userTopics.channelId, channelId), eq(userTopics.topicKey, topicKeyOf(topic))));
+  return new Map(rows.map((row) => [row.userId, row.policy]));
+}

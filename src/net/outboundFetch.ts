@@ -14,7 +14,7 @@ import { withoutTrailingDot } from "./localAddresses";
 export interface OutboundRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array<ArrayBuffer>;
   /** For the lookup, the connection and the whole answer. */
   timeoutMs: number;
   /** A longer answer is not read: AnswerTooLarge. */

@@ -3,6 +3,7 @@ import type { Deliverer, OutboxKind } from "./deliverers";
 import { invitationEmail } from "./invitationEmail";
 import { passwordResetEmail } from "./passwordResetEmail";
 import { outgoingWebhook } from "./webhooks";
+import { webPush, webPushMessage } from "./webPush";
 
 /**
  * The deliverer of every outbox kind (the contract is in deliverers.ts). The type makes a new
@@ -13,4 +14,6 @@ export const deliverers: { [K in OutboxKind]: Deliverer<K> } = {
   invitation_email: invitationEmail,
   outgoing_webhook: outgoingWebhook,
   password_reset_email: passwordResetEmail,
+  web_push: webPush,
+  web_push_message: webPushMessage,
 };

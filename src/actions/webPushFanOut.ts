@@ -1,0 +1,103 @@
+import { findChannelById, subscriptionsOf } from "../db/channels";
+import { directParticipants } from "../db/conversations";
+import { flagBitsOnMessage, readMarksOfUsers } from "../db/flagRows";
+import { messageRowsByIds } from "../db/messages";
+import { mutersOf } from "../db/mutedUsers";
+import { enqueueOutbox } from "../db/outbox";
+import { storedPresence } from "../db/presenceStore";
+import { write } from "../db/transaction";
+import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
+import { findUserById, settingsOfUsers } from "../db/users";
+import { webPushSubscriptionsOfUsers } from "../db/webPushSubscriptions";
+import type { WebPushMessagePayload } from "../db/columnTypes";
+import { now } from "../model/clock";
+import { PushFlag, pushReason, type PushReason, type PushSettings } from "../model/pushTriggers";
+
+/**
+ * The outbox's web_push_message item (queued by a send, actions/webPushQueue.ts) becomes one
+ * web_push item per subscription of each recipient the reference's rules push for
+ * (model/pushTriggers.ts), decided now, when the message may already have been read. One write:
+ * the items and nothing else, so a crash before it commits leaves the message's item to be
+ * tried again.
+ */
+
+/** Seen active this recently: another client is in use (Zulip's offline threshold). */
+const ONLINE_WITHIN_SECONDS = 140;
+const SNIPPET_CHARACTERS = 200;
+const URGENT: ReadonlySet<PushReason> = new Set(["direct_message", "mentioned"]);
+/** How long a push service keeps a push for a device that is away: a day, or a week when urgent. */
+const TTL_SECONDS = { high: 7 * 24 * 3600, normal: 24 * 3600 };
+
+/** The text of rendered HTML, for a notification's body. */
+function plainText(html: string): string {
+  return html
+    // Blocks end in a space; inline markup (bold, links) joins its neighbours as displayed.
+    .replace(/<(?:br|\/p|\/li|\/div|\/h\d|\/blockquote|\/pre|\/tr|\/td|\/th)\b[^>]*>/gi, " ")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function snippet(html: string): string {
+  const text = plainText(html);
+  return text.length <= SNIPPET_CHARACTERS ? text : `${text.slice(0, SNIPPET_CHARACTERS - 1)}…`;
+}
+
+export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number> {
+  return await write(async (tx) => {
+    const [message] = await messageRowsByIds(tx, [item.message_id]);
+    if (!message) return 0;
+    const subscriptions = await webPushSubscriptionsOfUsers(tx, item.user_ids);
+    if (subscriptions.length === 0) return 0;
+    const userIds = [...new Set(subscriptions.map((row) => row.userId))];
+    const sender = await findUserById(tx, message.senderId);
+    const settings = new Map((await settingsOfUsers(tx, userIds)).map((user) => [user.id, user.settings as PushSettings]));
+    const bits = await flagBitsOnMessage(tx, message.id);
+    const marks = await readMarksOfUsers(tx, message.recipientId, userIds);
+    const muters = new Set(await mutersOf(tx, message.senderId));
+    const channelId = message.channelId;
+    const channel = channelId === null ? undefined : await findChannelById(tx, channelId);
+    const channelSettings = channelId === null ? new Map() : new Map((await subscriptionsOf(tx, userIds, [channelId])).map((row) => [row.userId, row]));
+    const policies = channelId === null ? new Map<number, number>() : await topicPoliciesAmong(tx, userIds, channelId, message.topic);
+    const participants = channelId === null ? ((await directParticipants(tx, [message.recipientId])).get(message.recipientId) ?? []) : [];
+    const at = now();
+
+    const conversation = channel ? { kind: "channel", channel_id: channel.id, topic: message.topic } : { kind: "dm", user_ids: [...participants].sort((a, b) => a - b) };
+    const tag = channel ? `channel:${channel.id}:${topicKeyOf(message.topic)}` : `dm:${message.recipientId}`;
+    const senderName = sender?.fullName ?? "Someone";
+    const title = channel ? `#${channel.name} › ${message.topic || "general chat"}: ${senderName}` : participants.length > 2 ? `${senderName} (to you and ${participants.length - 2} more)` : senderName;
+    const body = snippet(message.renderedContent ?? "");
+
+    let queued = 0;
+    for (const userId of userIds) {
+      const flags = bits.get(userId) ?? 0;
+      const mark = marks.get(userId) ?? 0;
+      const read = (flags & PushFlag.READ) !== 0 || (mark >= message.id && (flags & PushFlag.UNREAD) === 0);
+      const subscription = channelSettings.get(userId);
+      const reason = pushReason({
+        direct: channel === undefined,
+        flags,
+        read,
+        senderMuted: muters.has(userId),
+        online: (storedPresence(userId)?.activeTime ?? 0) >= at - ONLINE_WITHIN_SECONDS,
+        settings: settings.get(userId) ?? {},
+        channel: subscription ? { muted: subscription.isMuted, pushNotifications: subscription.pushNotifications, wildcardMentionsNotify: subscription.wildcardMentionsNotify } : undefined,
+        topicPolicy: policies.get(userId),
+      });
+      if (reason === null) continue;
+      const urgency = URGENT.has(reason) ? "high" : "normal";
+      const data = JSON.stringify({ kind: "message", message_id: message.id, title, body, conversation, tag, reason, icon: null });
+      for (const row of subscriptions) {
+        if (row.userId !== userId) continue;
+        await enqueueOutbox(tx, { kind: "web_push", payload: { subscription_id: row.id, data, urgency, ttl: TTL_SECONDS[urgency] } }, at);
+        queued++;
+      }
+    }
+    return queued;
+  });
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// @ts-expect-error http_ece (web-push's own encryption library) ships no types.
+import ece from "http_ece";
+import { createECDH, randomBytes } from "node:crypto";
+import { createChannel, queryServer, uniqueName } from "../helpers/channels";
+import { type Org, type Person, ok, seedOrg } from "../helpers/seed";
+import { channelMessage, directMessage, sendOk } from "../helpers/sending";
+
+/**
+ * Web Push delivery end to end: a real RFC 8030 receiver on loopback plays the push service,
+ * and decrypts what it gets (RFC 8291 aes128gcm) with the browser's own private key, as the
+ * browser would; the VAPID signature names the server's public key.
+ */
+
+interface Received {
+  path: string;
+  headers: Headers;
+  data: any;
+}
+
+let org: Org;
+let receiver: ReturnType<typeof Bun.serve>;
+const received: Received[] = [];
+/** Status the receiver answers per path (201 otherwise). */
+const statusFor = new Map<string, number>();
+const browsers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
+
+beforeAll(async () => {
+  receiver = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const path = new URL(request.url).pathname;
+      const browser = browsers.get(path);
+      const body = Buffer.from(await request.arrayBuffer());
+      const status = statusFor.get(path) ?? 201;
+      if (status === 201 && browser) {
+        const plain = ece.decrypt(body, { version: "aes128gcm", privateKey: browser.ecdh, authSecret: browser.auth.toString("base64url") });
+        received.push({ path, headers: request.headers, data: JSON.parse(plain.toString()) });
+      }
+      return new Response(null, { status });
+    },
+  });
+  org = await seedOrg({ env: { PARLEY_WEBHOOK_ALLOW_LOOPBACK: "1", PARLEY_OUTBOX_RETRY_BASE_SECONDS: "1", PARLEY_OUTBOX_RETRY_MAX_SECONDS: "1", PARLEY_OUTBOX_SWEEP_SECONDS: "0" } });
+}, 60_000);
+afterAll(() => {
+  receiver.stop(true);
+  return org.server.dispose();
+});
+
+let counter = 0;
+/** Subscribes a new "browser" of `person` at a receiver path; returns the path. */
+async function subscribeBrowser(person: Person): Promise<string> {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  const path = `/push/${person.id}-${++counter}`;
+  browsers.set(path, { ecdh, auth });
+  ok(await person.api.post("/users/me/web_push_subscriptions", { endpoint: `http://127.0.0.1:${receiver.port}${path}`, p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") }));
+  return path;
+}
+
+async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await Bun.sleep(25);
+  }
+}
+
+/** Waits until the message's push item has been through the outbox (who to push was decided). */
+const fannedOut = (messageId: number) =>
+  waitFor(() => queryServer<{ payload: unknown }>(org.server, "SELECT payload FROM outbox WHERE kind = 'web_push_message' AND sent_at IS NOT NULL").some((row) => JSON.parse(typeof row.payload === "string" ? row.payload : JSON.stringify(row.payload)).message_id === messageId), `message ${messageId} to be fanned out`);
+const pushesTo = (path: string) => received.filter((push) => push.path === path);
+const setSettings = async (person: Person, settings: Record<string, unknown>) => ok(await person.api.patch("/settings", settings));
+
+describe("what is pushed", () => {
+  test("a direct message reaches the recipient's browser within 5 s, encrypted to it and signed by the server", async () => {
+    const path = await subscribeBrowser(org.member2);
+    const started = Date.now();
+    const { id } = await sendOk(org.member, directMessage([org.member2.id], "are you **there**?"));
+    const [push] = await waitFor(() => pushesTo(path).length > 0 && pushesTo(path), "the push");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(push.data).toEqual({
+      kind: "message",
+      message_id: id,
+      title: "Mel Member",
+      body: "are you there?",
+      conversation: { kind: "dm", user_ids: [org.member.id, org.member2.id].sort((a, b) => a - b) },
+      tag: expect.stringMatching(/^dm:\d+$/),
+      reason: "direct_message",
+      icon: null,
+    });
+    expect(push.headers.get("content-encoding")).toBe("aes128gcm");
+    expect(push.headers.get("urgency")).toBe("high");
+    expect(Number(push.headers.get("ttl"))).toBeGreaterThan(0);
+    const publicKey = ok(await org.anon.get("/server_settings")).web_push_public_key;
+    expect(push.headers.get("authorization")).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${publicKey}$`));
+    // The device list shows the delivery.
+    const [device] = ok(await org.member2.api.get("/users/me/web_push_subscriptions")).subscriptions.filter((row: any) => row.endpoint.endsWith(path));
+    expect(device.last_delivered_at).toEqual(expect.any(Number));
+  });
+
+  test("a mention in a channel is pushed; a plain channel message is not; the sender is never pushed", async () => {
+    const memberPath = await subscribeBrowser(org.member);
+    const path = await subscribeBrowser(org.member2);
+    const channel = uniqueName("push");
+    const channelId = await createChannel(org, org.member, { principals: [org.member.id, org.member2.id] }, channel);
+    const plain = await sendOk(org.member, channelMessage(channelId, "lunch", "anyone hungry?"));
+    // Who is pushed is decided when the message's item is delivered, moments after the send;
+    // the mention below makes member2 follow the topic, so it waits until that has happened.
+    await fannedOut(plain.id);
+    const mention = await sendOk(org.member, channelMessage(channelId, "lunch", "@**Max Member** lunch?"));
+    const [push] = await waitFor(() => pushesTo(path).length > 0 && pushesTo(path), "the mention's push");
+    await Bun.sleep(300);
+    expect(pushesTo(path).map((one) => one.data.message_id)).toEqual([mention.id]);
+    expect(push.data).toMatchObject({ title: `#${channel} › lunch: Mel Member`, reason: "mentioned", conversation: { kind: "channel", channel_id: channelId, topic: "lunch" } });
+    expect(plain.id).toBeLessThan(mention.id);
+    expect(pushesTo(memberPath)).toEqual([]);
+  });
+
+  test("settings and muting turn it off: no offline pushes, a muted sender", async () => {
+    const path = await subscribeBrowser(org.member2);
+    await setSettings(org.member2, { enable_offline_push_notifications: false });
+    try {
+      await fannedOut((await sendOk(org.member, directMessage([org.member2.id], "quiet please"))).id);
+    } finally {
+      await setSettings(org.member2, { enable_offline_push_notifications: true });
+    }
+    ok(await org.member2.api.post(`/users/me/muted_users/${org.owner.id}`));
+    try {
+      await fannedOut((await sendOk(org.owner, directMessage([org.member2.id], "from someone muted"))).id);
+    } finally {
+      ok(await org.member2.api.delete(`/users/me/muted_users/${org.owner.id}`));
+    }
+    // A message sent after both is pushed: the two before it had their turn first and were not.
+    const last = await sendOk(org.member, directMessage([org.member2.id], "now you hear me"));
+    await waitFor(() => pushesTo(path).length > 0, "the last push");
+    await Bun.sleep(300);
+    expect(pushesTo(path).map((one) => one.data.message_id)).toEqual([last.id]);
+  });
+
+  test("an endpoint the push service says is gone (410) is removed, and never tried again", async () => {
+    const path = await subscribeBrowser(org.guest);
+    statusFor.set(path, 410);
+    const endpoint = `http://127.0.0.1:${receiver.port}${path}`;
+    await sendOk(org.member, directMessage([org.guest.id], "hello?"));
+    await waitFor(() => queryServer(org.server, "SELECT id FROM web_push_subscriptions WHERE endpoint = ?", endpoint).length === 0, "the subscription to be removed");
+    expect(ok(await org.guest.api.get("/users/me/web_push_subscriptions")).subscriptions).toEqual([]);
+  });
+});
