@@ -23,6 +23,7 @@ import { read } from "../db/transaction";
 import type { Tx } from "../db/types";
 import type { User } from "../db/users";
 import { badRequest } from "../http/errors";
+import { withdrawWebPushes } from "./webPushWithdrawal";
 import { requestedTopicKey } from "../messages/narrowQuery";
 import { hasEventQueue } from "../events/registry";
 import { unreadDetails } from "../events/state/unread";
@@ -88,6 +89,7 @@ async function emitFlagChange(tx: Tx, userId: number, operation: FlagOperation, 
   if (ids.length === 0) return;
   if (operation === "add") {
     tx.emit({ type: "update_message_flags", op: "add", operation: "add", flag, messages: ids, all: false }, [userId]);
+    if (flag === "read") await withdrawWebPushes(tx, userId, ids);
     return;
   }
   const event = { type: "update_message_flags" as const, op: "remove" as const, operation: "remove" as const, flag, messages: ids, all: false as const };

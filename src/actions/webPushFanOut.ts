@@ -1,7 +1,8 @@
 import { findChannelById, subscriptionsOf } from "../db/channels";
 import { directParticipants } from "../db/conversations";
 import { flagBitsOnMessage, readMarksOfUsers } from "../db/flagRows";
-import { messageRowsByIds } from "../db/messages";
+import { Flag, messageRowsByIds } from "../db/messages";
+import { storeBitsOfUsers } from "../db/messageState";
 import { mutersOf } from "../db/mutedUsers";
 import { enqueueOutbox } from "../db/outbox";
 import { storedPresence } from "../db/presenceStore";
@@ -74,6 +75,7 @@ export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number
     const body = snippet(message.renderedContent ?? "");
 
     let queued = 0;
+    const pushed: Array<{ userId: number; message: typeof message; bits: number }> = [];
     for (const userId of userIds) {
       const flags = bits.get(userId) ?? 0;
       const mark = marks.get(userId) ?? 0;
@@ -90,6 +92,8 @@ export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number
         topicPolicy: policies.get(userId),
       });
       if (reason === null) continue;
+      // Marked, so that reading it anywhere withdraws the notification (actions/webPushWithdrawal.ts).
+      pushed.push({ userId, message, bits: flags | Flag.PUSHED });
       const urgency = URGENT.has(reason) ? "high" : "normal";
       const data = JSON.stringify({ kind: "message", message_id: message.id, title, body, conversation, tag, reason, icon: null });
       for (const row of subscriptions) {
@@ -98,6 +102,7 @@ export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number
         queued++;
       }
     }
+    await storeBitsOfUsers(tx, pushed);
     return queued;
   });
 }

@@ -68,3 +68,14 @@ export async function moveFlagRows(tx: Tx, messageIds: number[], toRecipientId: 
     await tx.update(messageFlags).set({ recipientId: toRecipientId }).where(inArray(messageFlags.messageId, chunk));
   }
 }
+
+// ---- Pushed notifications ----
+
+/** Those of the messages whose notification is shown on the user's devices (Flag.PUSHED), and the bit cleared on them. */
+export async function takePushed(tx: Tx, userId: number, messageIds: number[]): Promise<number[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await sqlValues<[number]>(tx, sql`SELECT message_id FROM message_flags WHERE user_id = ${userId} AND message_id IN ${idList(messageIds)} AND (flags & ${Flag.PUSHED}) != 0`);
+  const pushed = rows.map(([id]) => id);
+  if (pushed.length > 0) await clearBits(tx, userId, Flag.PUSHED, inArray(messageFlags.messageId, pushed));
+  return pushed;
+}

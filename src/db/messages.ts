@@ -56,6 +56,8 @@ export const Flag = {
   TOPIC_WILDCARD_MENTIONED: 64,
   GROUP_MENTIONED: 128,
   HAS_ALERT_WORD: 256,
+  /** A Web Push notification of it is shown on the person's devices, to withdraw once read (the reference's active_mobile_push_notification). */
+  PUSHED: 512,
 } as const;
 
 /** MessageRows with these IDs (missing ones left out), in ID order. */

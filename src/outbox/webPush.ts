@@ -38,7 +38,8 @@ export const webPush: Deliverer<"web_push"> = {
     } catch {
       // Checked when subscribed; an odd row still gets a lane of its own.
     }
-    return { lane: `web push ${origin}`, limit: PER_SERVICE };
+    // One subscription's pushes in order: a withdrawal never overtakes the push it withdraws.
+    return { lane: `web push ${origin}`, limit: PER_SERVICE, inOrder: `web push subscription ${payload.subscription_id}` };
   },
   async deliver(payload) {
     const subscription = await read((db) => webPushSubscriptionById(db, payload.subscription_id));

@@ -142,6 +142,27 @@ describe("what is pushed", () => {
     expect(pushesTo(path).map((one) => one.data.message_id)).toEqual([last.id]);
   });
 
+  test("a pushed message read anywhere is withdrawn from every device; reading one never pushed withdraws nothing", async () => {
+    const phone = await subscribeBrowser(org.moderator);
+    const laptop = await subscribeBrowser(org.moderator);
+    const { id } = await sendOk(org.member, directMessage([org.moderator.id], "call me"));
+    await waitFor(() => pushesTo(phone).length === 1 && pushesTo(laptop).length === 1, "the push to both devices");
+    // Still unread: the flags the API shows are the usual ones.
+    const [before] = ok(await org.moderator.api.get("/messages", { anchor: id, num_before: 0, num_after: 0, narrow: JSON.stringify([]) })).messages;
+    expect(before.flags).toEqual([]);
+    ok(await org.moderator.api.post("/messages/flags", { messages: JSON.stringify([id]), op: "add", flag: "read" }));
+    await waitFor(() => pushesTo(phone).length === 2 && pushesTo(laptop).length === 2, "the withdrawal on both devices");
+    expect(pushesTo(phone)[1].data).toEqual({ kind: "remove", message_ids: [id] });
+    expect(pushesTo(laptop)[1].data).toEqual({ kind: "remove", message_ids: [id] });
+    expect(pushesTo(laptop)[1].headers.get("urgency")).toBe("normal");
+    // Unread and read again: it is not shown any more, so nothing is withdrawn twice.
+    ok(await org.moderator.api.post("/messages/flags", { messages: JSON.stringify([id]), op: "remove", flag: "read" }));
+    ok(await org.moderator.api.post("/messages/flags", { messages: JSON.stringify([id]), op: "add", flag: "read" }));
+    const later = await sendOk(org.member, directMessage([org.moderator.id], "and this"));
+    await waitFor(() => pushesTo(phone).length === 3, "the next push");
+    expect(pushesTo(phone).map((push) => push.data.kind === "message" ? push.data.message_id : "remove")).toEqual([id, "remove", later.id]);
+  });
+
   test("an endpoint the push service says is gone (410) is removed, and never tried again", async () => {
     const path = await subscribeBrowser(org.guest);
     statusFor.set(path, 410);

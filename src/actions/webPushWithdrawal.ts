@@ -1,0 +1,25 @@
+import { takePushed } from "../db/flagRows";
+import { enqueueOutbox } from "../db/outbox";
+import type { Tx } from "../db/types";
+import { usersWithWebPush, webPushSubscriptionsOf } from "../db/webPushSubscriptions";
+import { now } from "../model/clock";
+
+/** How long a push service keeps a withdrawal for a device that is away. */
+const WITHDRAWAL_TTL_SECONDS = 24 * 3600;
+
+/**
+ * Messages the user just read: those whose notification is shown on their devices (Flag.PUSHED,
+ * set when they were pushed) are withdrawn with a "remove" push, which the service worker uses
+ * to close them, so a DM read on the laptop stops ringing on the phone. Called inside the write
+ * that marks them read, by every way of marking read (actions/messageFlags.ts).
+ */
+export async function withdrawWebPushes(tx: Tx, userId: number, readIds: number[]) {
+  if (readIds.length === 0 || !(await usersWithWebPush(tx)).has(userId)) return;
+  const pushed = await takePushed(tx, userId, readIds);
+  if (pushed.length === 0) return;
+  const data = JSON.stringify({ kind: "remove", message_ids: pushed });
+  const at = now();
+  for (const subscription of await webPushSubscriptionsOf(tx, userId)) {
+    await enqueueOutbox(tx, { kind: "web_push", payload: { subscription_id: subscription.id, data, urgency: "normal", ttl: WITHDRAWAL_TTL_SECONDS } }, at);
+  }
+}
