@@ -27,10 +27,11 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return new SafeHtml(out);
 }
 
-// Pages carry no scripts and load nothing; frames are refused so nobody can overlay the forms.
+// Pages carry no scripts and load nothing but the app's icons and manifest (web/webApp/, so the
+// sign-in page can be added to a home screen too); frames are refused so nobody can overlay the forms.
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   // Not no-referrer: with it, a browser sends `Origin: null` on the forms' own POSTs, which

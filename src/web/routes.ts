@@ -8,6 +8,7 @@ import { redirect, signedInUser } from "./session";
 import { setupRoutes } from "./setup/routes";
 import { appShell } from "./shell";
 import { signInRoutes } from "./signIn/routes";
+import { webAppRoutes } from "./webApp/routes";
 
 /**
  * The browser side: first-run setup until the organization exists, then sign-in, the chat at
@@ -51,6 +52,7 @@ export const webRoutes = new Elysia()
     AnyPath,
   )
   .use(assetRoutes)
+  .use(webAppRoutes)
   .use(setupRoutes)
   .use(signInRoutes)
   .use(joinRoutes)

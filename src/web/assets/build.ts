@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { appIconFiles, findAppIcons } from "./appIcons";
 import { assertWithinBudget, gzipSize, measureFirstLoad, staticClosure, type FirstLoad } from "./budget";
 
 /**
@@ -14,6 +15,10 @@ export const ENTRIES = ["setup", "admin", "settings", "chat"] as const;
 export type Entry = (typeof ENTRIES)[number];
 
 export const STYLESHEET = "ui/styles.css";
+
+/** The service worker's source, and the name its bundled file starts with (it is served at /sw.js). */
+export const SERVICE_WORKER = "serviceWorker/main.ts";
+export const SERVICE_WORKER_PATTERN = /^serviceWorker\/main-[0-9a-z]+\.js$/;
 
 export interface AssetFile {
   /** Path under /static/web/, with a content hash in the name. */
@@ -61,6 +66,8 @@ export async function buildWebAssets(): Promise<AssetBundle> {
   for (const entry of ENTRIES) if (!scripts[entry]) throw new Error(`Bundling the web pages made no script for '${entry}'`);
   if (!stylesheet) throw new Error(`Bundling the web pages made no stylesheet: ${result.outputs.map((o) => `${o.kind} ${o.path}`).join(", ")}`);
   if (!result.metafile) throw new Error("Bundling the web pages gave no metafile");
+  files.push(...appIconFiles());
+  files.push(await buildServiceWorker(findAppIcons(files.map((file) => file.path)).any192));
   const chatFirstLoad = measureChatFirstLoad(result.metafile, files, scripts.chat!, stylesheet);
   assertWithinBudget(chatFirstLoad);
   return { files, scripts: scripts as Record<Entry, string>, stylesheet, chatFirstLoad };
@@ -70,4 +77,28 @@ function measureChatFirstLoad(metafile: Bun.BuildMetafile, files: AssetFile[], s
   const byPath = new Map(files.map((file) => [file.path, file]));
   const loaded = [...staticClosure(metafile, script), stylesheet];
   return measureFirstLoad(loaded.map((path) => ({ path, gzipBytes: gzipSize(byPath.get(path)!.body) })));
+}
+
+/**
+ * The service worker, bundled on its own: it is served from /sw.js (its scope is the whole
+ * site), where the pages' shared chunks, named relative to /static/web/, could not be imported,
+ * and a classic script registers in every browser that has service workers. Everything it
+ * imports is inlined. It learns the icon's hashed path here, for pushes that bring no icon.
+ */
+async function buildServiceWorker(iconPath: string): Promise<AssetFile> {
+  const result = await Bun.build({
+    entrypoints: [join(CLIENT_DIR, SERVICE_WORKER)],
+    root: CLIENT_DIR,
+    target: "browser",
+    format: "iife",
+    minify: true,
+    naming: { entry: "[dir]/[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": '"production"', PARLEY_ICON: JSON.stringify(`/static/web/${iconPath}`) },
+    throw: false,
+  });
+  if (!result.success) throw new Error(`Bundling the service worker failed:\n${result.logs.map(String).join("\n")}`);
+  const [output] = result.outputs;
+  const path = output.path.replace(/^\.\//, "");
+  if (result.outputs.length !== 1 || !SERVICE_WORKER_PATTERN.test(path)) throw new Error(`Bundling the service worker made ${result.outputs.map((o) => o.path).join(", ")}`);
+  return { path, contentType: "text/javascript;charset=utf-8", body: new Uint8Array(await output.arrayBuffer()) };
 }

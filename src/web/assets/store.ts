@@ -1,5 +1,6 @@
 import { log } from "../../log";
-import { buildWebAssets, type AssetBundle, type AssetFile, type Entry } from "./build";
+import { findAppIcons, type AppIconPaths } from "./appIcons";
+import { SERVICE_WORKER_PATTERN, buildWebAssets, type AssetBundle, type AssetFile, type Entry } from "./build";
 
 /**
  * The bundled pages the server answers with. The compiled binary is given them at start by the
@@ -15,6 +16,9 @@ export interface WebAssets {
   files: Map<string, ServedFile>;
   scripts: Record<Entry, string>;
   stylesheet: string;
+  /** The service worker's file (served at /sw.js) and the icons' paths, found by their names. */
+  serviceWorker: ServedFile;
+  icons: AppIconPaths;
 }
 
 let assets: Promise<WebAssets> | null = null;
@@ -22,7 +26,9 @@ let assets: Promise<WebAssets> | null = null;
 function prepare(bundle: AssetBundle): WebAssets {
   const files = new Map<string, ServedFile>();
   for (const file of bundle.files) files.set(file.path, { ...file, gzip: Bun.gzipSync(file.body, { level: 9 }) });
-  return { files, scripts: bundle.scripts, stylesheet: bundle.stylesheet };
+  const serviceWorker = [...files.values()].find((file) => SERVICE_WORKER_PATTERN.test(file.path));
+  if (!serviceWorker) throw new Error("The web bundle has no service worker");
+  return { files, scripts: bundle.scripts, stylesheet: bundle.stylesheet, serviceWorker, icons: findAppIcons([...files.keys()]) };
 }
 
 export function provideWebAssets(bundle: AssetBundle) {

@@ -5,6 +5,7 @@ import { notifyOnMessages } from "./behaviour/notifications";
 import { reportPresence } from "./behaviour/presence";
 import { followColorSchemeSetting } from "./behaviour/theme";
 import { followTitle } from "./behaviour/title";
+import { keepWebPush } from "./behaviour/webPush";
 import { connection } from "./state/connection";
 import { startChatState } from "./state/startup";
 import { App } from "./view/App";
@@ -34,6 +35,7 @@ startChatState(() => {
   followTitle();
   followColorSchemeSetting();
   notifyOnMessages();
+  keepWebPush();
   reportPresence();
   listenToKeys();
 });

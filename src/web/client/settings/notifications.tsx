@@ -1,5 +1,6 @@
 import { PageHead } from "../ui/components";
 import { SettingGroup, SettingSelect, SettingToggle, WithSettings } from "./controls";
+import { InstallInstructions, PushDevices } from "./pushDevices";
 
 /** When and how Parley's clients tell the person about new messages (the reference's notification settings). */
 
@@ -78,6 +79,10 @@ export default function NotificationsSection() {
           </div>
         )}
       </WithSettings>
+      <div class="push-section">
+        <PushDevices />
+        <InstallInstructions />
+      </div>
     </>
   );
 }

@@ -2,7 +2,8 @@ import { useSignal } from "@preact/signals";
 import { signOut } from "../../../ui/api";
 import { Avatar, Button } from "../../../ui/components";
 import { Icon } from "../../../ui/icons";
-import { askNotificationPermission, notificationPermission } from "../../behaviour/notifications";
+import { notificationPermission } from "../../behaviour/notifications";
+import { pushNote, turnOnNotifications } from "../../behaviour/webPush";
 import { currentNarrow, hashOf } from "../../state/place";
 import { me, realm, userStatus } from "../../state/store";
 import { openDirectCompose } from "../compose/state";
@@ -33,9 +34,17 @@ export function Sidebar(props: { onNavigate: () => void }) {
         <DirectMessageList narrow={currentNarrow.value} onNew={openDirectCompose} />
       </nav>
       {notificationPermission.value === "default" && (
-        <button type="button" class="notify-ask" onClick={() => void askNotificationPermission()}>
+        <button type="button" class="notify-ask" onClick={() => void turnOnNotifications()}>
           <Icon name="bell" size={16} /> Turn on notifications for direct messages and mentions
         </button>
+      )}
+      {pushNote.value && (
+        <p class="notify-note" role="status">
+          <span>{pushNote.value}</span>
+          <button type="button" class="notify-note-close" aria-label="Dismiss" onClick={() => (pushNote.value = null)}>
+            ×
+          </button>
+        </p>
       )}
       <div class="chat-me">
         <button type="button" class="chat-me-button" aria-expanded={menu.value} aria-haspopup="menu" onClick={() => (menu.value = !menu.value)}>
