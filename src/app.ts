@@ -1,3 +1,4 @@
+import { configureMessageNotifications } from "./outbox/webPush";
 import { Elysia } from "elysia";
 import { configureTopicDeletion } from "./actions/deleteTopic";
 import { configureMarkAllAsRead } from "./actions/messageFlags";
@@ -106,6 +107,7 @@ export function startBackground(config: Config): { stop(): Promise<void>; announ
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureHealth({ diskLowMegabytes: config.diskLowMegabytes, dataDir: config.dataDir });
   configureOutboundPolicy({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
+  configureMessageNotifications({ emailDelayCapSeconds: config.missedMessageEmailDelayCapSeconds });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, concurrencyPerService: config.outboxWebhookConcurrency });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,

@@ -73,6 +73,10 @@ export interface Config {
   invitationLinkValidityMinutes: number;
   /** How often expired invitations are marked expired (they are refused at acceptance regardless). */
   inviteExpirySweepSeconds: number;
+  /** How often missed-message e-mails that are due are looked for. */
+  missedMessageEmailCheckSeconds: number;
+  /** At most this long before a missed-message e-mail is due, whatever people's batching period; null: their period. */
+  missedMessageEmailDelayCapSeconds: number | null;
   /** How often clients are told to report presence (register's server_presence_ping_interval_seconds; reference: 60). */
   presencePingIntervalSeconds: number;
   /** A user with no report this recent shows as offline (server_presence_offline_threshold_seconds; reference: 140). */
@@ -270,6 +274,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     outboxWebhookConcurrency: Math.max(1, intFromEnv("PARLEY_OUTBOX_WEBHOOK_CONCURRENCY", 2)),
     invitationLinkValidityMinutes: intFromEnv("PARLEY_INVITATION_LINK_VALIDITY_MINUTES", 14_400),
     inviteExpirySweepSeconds: intFromEnv("PARLEY_INVITE_EXPIRY_SWEEP_SECONDS", 300),
+    missedMessageEmailCheckSeconds: Math.max(1, intFromEnv("PARLEY_MISSED_MESSAGE_EMAIL_CHECK_SECONDS", 30)),
+    missedMessageEmailDelayCapSeconds: process.env.PARLEY_MISSED_MESSAGE_EMAIL_DELAY_SECONDS ? Math.max(0, intFromEnv("PARLEY_MISSED_MESSAGE_EMAIL_DELAY_SECONDS", 120)) : null,
     presencePingIntervalSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_PING_INTERVAL_SECONDS", 60)),
     presenceOfflineThresholdSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_OFFLINE_THRESHOLD_SECONDS", 140)),
     presenceFlushSeconds: Math.max(1, intFromEnv("PARLEY_PRESENCE_FLUSH_SECONDS", 15)),

@@ -2,7 +2,7 @@ import { writeSend } from "../db/groupCommit";
 import { Flag } from "../db/messages";
 import { getRealm, type Realm } from "../db/realm";
 import { insertMessage, insertMessageFlags } from "../db/sendQueries";
-import { queueWebPushes } from "./webPushQueue";
+import { queueMessageNotifications } from "./messageNotificationQueue";
 import { readWithoutSnapshot } from "../db/transaction";
 import type { Reader, SendTx } from "../db/types";
 import type { User } from "../db/users";
@@ -138,7 +138,7 @@ async function store(tx: SendTx, sender: User, draft: Draft): Promise<SendMessag
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
   await emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
   await queueOutgoingWebhooks(tx, realm, { message, sender, destination, mentionedUserIds: draft.rendered.mentionedUserIds });
-  await queueWebPushes(tx, message.id, sender.id, recipientIds);
+  await queueMessageNotifications(tx, { id: message.id, senderId: sender.id, direct: !isChannel }, recipientIds, bits);
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
 }
 

@@ -71,14 +71,26 @@ export type OutboxItem = {
   | { kind: "outgoing_webhook"; payload: OutgoingWebhookPayload }
   | { kind: "invitation_email"; payload: InvitationEmailPayload }
   | { kind: "password_reset_email"; payload: PasswordResetEmailPayload }
-  | { kind: "web_push_message"; payload: WebPushMessagePayload }
+  | { kind: "message_notifications"; payload: MessageNotificationsPayload }
+  | { kind: "missed_message_email"; payload: MissedMessageEmailPayload }
   | { kind: "web_push"; payload: WebPushPayload };
 
-/** A message some recipients may be pushed for; who is decided at delivery (actions/webPushFanOut.ts). */
-export interface WebPushMessagePayload {
+/** A message some recipients may hear of while away; who, and how, is decided at delivery (actions/messageNotifications.ts). */
+export interface MessageNotificationsPayload {
   message_id: number;
-  /** Recipients with a Web Push subscription when it was sent, the sender left out. */
+  /** The recipients who might (the sender left out). */
   user_ids: number[];
+}
+
+/** A missed-message e-mail, written when its messages were found still unread. */
+export interface MissedMessageEmailPayload {
+  user_id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one-click unsubscribe URL (RFC 8058), also in the text. */
+  unsubscribe_url: string;
 }
 
 /** One push to one subscription: the JSON the service worker gets, encrypted at delivery. */

@@ -11,12 +11,14 @@ import m8 from "../../migrations/0008_panoramic_odin.sql" with { type: "text" };
 import m9 from "../../migrations/0009_brainy_arachne.sql" with { type: "text" };
 import m10 from "../../migrations/0010_alert_words_and_mutes_ordered.sql" with { type: "text" };
 import m11 from "../../migrations/0011_web_push_subscriptions.sql" with { type: "text" };
+import m12 from "../../migrations/0012_missed_message_emails.sql" with { type: "text" };
 import p0 from "../../migrations/postgres/0000_init.sql" with { type: "text" };
 import p1 from "../../migrations/postgres/0001_cluster_event_log.sql" with { type: "text" };
 import p2 from "../../migrations/postgres/0002_messages_search.sql" with { type: "text" };
 import p3 from "../../migrations/postgres/0003_alert_words_and_mutes_ordered.sql" with { type: "text" };
 import p4 from "../../migrations/postgres/0004_cluster_identity.sql" with { type: "text" };
 import p5 from "../../migrations/postgres/0005_web_push_subscriptions.sql" with { type: "text" };
+import p6 from "../../migrations/postgres/0006_missed_message_emails.sql" with { type: "text" };
 
 /** SQLite's migrations, oldest first. */
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -32,6 +34,7 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0009_brainy_arachne", sql: m9 },
   { tag: "0010_alert_words_and_mutes_ordered", sql: m10 },
   { tag: "0011_web_push_subscriptions", sql: m11 },
+  { tag: "0012_missed_message_emails", sql: m12 },
 ];
 
 /** PostgreSQL's migrations, oldest first. */
@@ -42,4 +45,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0003_alert_words_and_mutes_ordered", sql: p3 },
   { tag: "0004_cluster_identity", sql: p4 },
   { tag: "0005_web_push_subscriptions", sql: p5 },
+  { tag: "0006_missed_message_emails", sql: p6 },
 ];

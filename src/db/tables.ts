@@ -30,6 +30,7 @@ export let invites = sqlite.invites;
 export let linkifiers = sqlite.linkifiers;
 export let messageFlags = sqlite.messageFlags;
 export let messages = sqlite.messages;
+export let missedMessageEmails = sqlite.missedMessageEmails;
 export let mutedUsers = sqlite.mutedUsers;
 export let outbox = sqlite.outbox;
 export let passwordResets = sqlite.passwordResets;
@@ -72,6 +73,7 @@ export function useTablesOf(dialect: Dialect) {
   linkifiers = from.linkifiers;
   messageFlags = from.messageFlags;
   messages = from.messages;
+  missedMessageEmails = from.missedMessageEmails;
   mutedUsers = from.mutedUsers;
   outbox = from.outbox;
   passwordResets = from.passwordResets;

@@ -1,3 +1,4 @@
+import { startMissedMessageEmails } from "./missedMessageEmails";
 import type { Config } from "../config";
 import { dialect } from "../db/dialect";
 import { startScheduledBackups } from "./backups";
@@ -30,7 +31,7 @@ export function startJobs(config: Config): { stop(): Promise<void>; announced: P
   stops.push(
     whileLeading(() => {
       const outbox = startOutboxSender(config);
-      const leaderStops = [outbox.stop, startInviteExpiry(config.inviteExpirySweepSeconds), startScheduledDelivery(config.scheduledCheckSeconds), startSessionExpiry(), startFullMemberPromotion()];
+      const leaderStops = [outbox.stop, startInviteExpiry(config.inviteExpirySweepSeconds), startScheduledDelivery(config.scheduledCheckSeconds), startSessionExpiry(), startFullMemberPromotion(), startMissedMessageEmails(config.missedMessageEmailCheckSeconds)];
       return async () => void (await Promise.all(leaderStops.map((stop) => stop())));
     }),
   );

@@ -1,7 +1,8 @@
 /**
- * Whether a message is pushed to a person's devices, and why: the reference's rules for mobile
- * pushes (Zulip's notification triggers), applied to Web Push. Pure: the caller gathers the
- * facts (actions/webPushFanOut.ts).
+ * Whether a message is pushed to a person's devices, or mailed to them if they leave it unread,
+ * and why: the reference's notification triggers for mobile pushes and missed-message e-mails,
+ * applied to Web Push and to e-mail. Pure: the caller gathers the facts
+ * (actions/messageNotifications.ts).
  */
 
 /** Message flag bits this needs (db/messages.ts Flag has them all). */
@@ -17,6 +18,9 @@ export interface PushSettings {
   enable_online_push_notifications?: boolean;
   enable_stream_push_notifications?: boolean;
   enable_followed_topic_push_notifications?: boolean;
+  enable_offline_email_notifications?: boolean;
+  enable_stream_email_notifications?: boolean;
+  enable_followed_topic_email_notifications?: boolean;
   wildcard_mentions_notify?: boolean;
   enable_followed_topic_wildcard_mentions_notify?: boolean;
 }
@@ -33,34 +37,41 @@ export interface PushFacts {
   online: boolean;
   settings: PushSettings;
   /** A channel message: the person's subscription's settings (null: follow the person's defaults). */
-  channel?: { muted: boolean; pushNotifications: boolean | null; wildcardMentionsNotify: boolean | null };
+  channel?: { muted: boolean; pushNotifications: boolean | null; emailNotifications: boolean | null; wildcardMentionsNotify: boolean | null };
   /** The person's visibility policy for the topic (0 inherit, 1 muted, 2 unmuted, 3 followed). */
   topicPolicy?: number;
 }
 
 const on = (value: boolean | undefined, byDefault: boolean) => value ?? byDefault;
 
-/** Why the message is pushed to this person, or null when it is not. */
-export function pushReason(facts: PushFacts): PushReason | null {
+export type Medium = "push" | "email";
+
+/** Why the message is pushed to this person (or mailed, for "email"), or null when it is not. */
+export function pushReason(facts: PushFacts, medium: Medium = "push"): PushReason | null {
   const { settings, flags } = facts;
   if (facts.read || facts.senderMuted) return null;
-  if (facts.online && !on(settings.enable_online_push_notifications, true)) return null;
-  const offlinePush = on(settings.enable_offline_push_notifications, true);
-  if (facts.direct) return offlinePush ? "direct_message" : null;
+  // Someone active in another client sees it there; only pushes have a setting to be sent anyway
+  // (a missed-message e-mail waits for the batching period and goes only if it stays unread).
+  if (medium === "push" && facts.online && !on(settings.enable_online_push_notifications, true)) return null;
+  const personal = medium === "push" ? on(settings.enable_offline_push_notifications, true) : on(settings.enable_offline_email_notifications, true);
+  if (facts.direct) return personal ? "direct_message" : null;
   if (flags & (PushFlag.MENTIONED | PushFlag.GROUP_MENTIONED)) {
-    if (offlinePush) return "mentioned";
+    if (personal) return "mentioned";
   }
   const policy = facts.topicPolicy ?? TopicPolicy.INHERIT;
-  const channel = facts.channel ?? { muted: false, pushNotifications: null, wildcardMentionsNotify: null };
+  const channel = facts.channel ?? { muted: false, pushNotifications: null, emailNotifications: null, wildcardMentionsNotify: null };
   // A muted topic, or a muted channel whose topic is not unmuted or followed, is quiet but for personal mentions.
   const quiet = policy === TopicPolicy.MUTED || (channel.muted && policy !== TopicPolicy.UNMUTED && policy !== TopicPolicy.FOLLOWED);
   if (quiet) return null;
   if (flags & (PushFlag.STREAM_WILDCARD_MENTIONED | PushFlag.TOPIC_WILDCARD_MENTIONED)) {
     const wildcard = policy === TopicPolicy.FOLLOWED ? on(settings.enable_followed_topic_wildcard_mentions_notify, true) : (channel.wildcardMentionsNotify ?? on(settings.wildcard_mentions_notify, true));
-    if (wildcard && offlinePush) return "wildcard_mentioned";
+    if (wildcard && personal) return "wildcard_mentioned";
   }
-  if (flags & PushFlag.HAS_ALERT_WORD && offlinePush) return "alert_word";
-  if (policy === TopicPolicy.FOLLOWED && on(settings.enable_followed_topic_push_notifications, true)) return "followed_topic";
-  if (channel.pushNotifications ?? on(settings.enable_stream_push_notifications, false)) return "channel";
+  if (flags & PushFlag.HAS_ALERT_WORD && personal) return "alert_word";
+  const followed = medium === "push" ? on(settings.enable_followed_topic_push_notifications, true) : on(settings.enable_followed_topic_email_notifications, true);
+  if (policy === TopicPolicy.FOLLOWED && followed) return "followed_topic";
+  const channelSetting = medium === "push" ? channel.pushNotifications : channel.emailNotifications;
+  const channelDefault = medium === "push" ? on(settings.enable_stream_push_notifications, false) : on(settings.enable_stream_email_notifications, false);
+  if (channelSetting ?? channelDefault) return "channel";
   return null;
 }

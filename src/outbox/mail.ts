@@ -17,6 +17,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header fields (List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** The transport of the settings last used, kept while they stay the same. */
@@ -101,7 +103,7 @@ export async function sendMail(mail: Mail, messageId: string): Promise<void> {
   const settings = (await effectiveSmtp())?.settings;
   if (!settings) throw new GiveUp("No SMTP server is configured (PARLEY_SMTP_HOST, or the admin console's Server section)");
   try {
-    await transportFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId });
+    await transportFor(settings).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId });
   } catch (error) {
     throw classify(error);
   }

@@ -1,5 +1,5 @@
 import webpush from "web-push";
-import { fanOutWebPush } from "../actions/webPushFanOut";
+import { notifyOfMessage } from "../actions/messageNotifications";
 import { forgetGoneWebPushSubscription, noteWebPushDelivery } from "../actions/webPushSubscriptions";
 import { realmNow } from "../db/realmNow";
 import { read } from "../db/transaction";
@@ -21,10 +21,18 @@ const TIMEOUT_MS = 10_000;
 /** Deliveries at once to one push service (FCM, Mozilla's, Apple's, an ntfy server). */
 const PER_SERVICE = 16;
 
-export const webPushMessage: Deliverer<"web_push_message"> = {
-  route: () => ({ lane: "web push fan-out", limit: 4 }),
+let emailDelayCapSeconds: number | null = null;
+
+/** PARLEY_MISSED_MESSAGE_EMAIL_DELAY_SECONDS: a cap on the people's batching periods (tests, impatient operators). */
+export function configureMessageNotifications(options: { emailDelayCapSeconds: number | null }) {
+  emailDelayCapSeconds = options.emailDelayCapSeconds;
+}
+
+/** Who hears of a message while away, and how (actions/messageNotifications.ts). */
+export const messageNotifications: Deliverer<"message_notifications"> = {
+  route: () => ({ lane: "message notifications", limit: 4 }),
   async deliver(payload) {
-    await fanOutWebPush(payload);
+    await notifyOfMessage(payload, { emailDelayCapSeconds });
   },
   maxAttempts: 10,
 };

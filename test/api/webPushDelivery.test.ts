@@ -72,7 +72,7 @@ async function waitFor<T>(check: () => T | undefined | false, what: string, time
 
 /** Waits until the message's push item has been through the outbox (who to push was decided). */
 const fannedOut = (messageId: number) =>
-  waitFor(() => queryServer<{ payload: unknown }>(org.server, "SELECT payload FROM outbox WHERE kind = 'web_push_message' AND sent_at IS NOT NULL").some((row) => JSON.parse(typeof row.payload === "string" ? row.payload : JSON.stringify(row.payload)).message_id === messageId), `message ${messageId} to be fanned out`);
+  waitFor(() => queryServer<{ payload: unknown }>(org.server, "SELECT payload FROM outbox WHERE kind = 'message_notifications' AND sent_at IS NOT NULL").some((row) => JSON.parse(typeof row.payload === "string" ? row.payload : JSON.stringify(row.payload)).message_id === messageId), `message ${messageId} to be fanned out`);
 const pushesTo = (path: string) => received.filter((push) => push.path === path);
 const setSettings = async (person: Person, settings: Record<string, unknown>) => ok(await person.api.patch("/settings", settings));
 

@@ -116,3 +116,18 @@ export const webPushSubscriptions = pgTable(
   },
   (table) => [uniqueIndex("web_push_subscriptions_endpoint").on(table.endpoint), index("web_push_subscriptions_user").on(table.userId)],
 );
+
+export const missedMessageEmails = pgTable(
+  "missed_message_emails",
+  {
+    id: id(),
+    userId: int("user_id")
+      .notNull()
+      .references(() => users.id),
+    messageId: int("message_id").notNull(),
+    recipientId: int("recipient_id").notNull(),
+    reason: text("reason").notNull(),
+    dueAt: int("due_at").notNull(),
+  },
+  (table) => [uniqueIndex("missed_message_emails_user_message").on(table.userId, table.messageId), index("missed_message_emails_due").on(table.dueAt)],
+);

@@ -144,3 +144,23 @@ export const webPushSubscriptions = sqliteTable(
   },
   (table) => [uniqueIndex("web_push_subscriptions_endpoint").on(table.endpoint), index("web_push_subscriptions_user").on(table.userId)],
 );
+
+/**
+ * Messages to mail to a person unless they read them first (missed-message e-mail): due when
+ * their batching period is over, then mailed together per conversation.
+ */
+export const missedMessageEmails = sqliteTable(
+  "missed_message_emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    messageId: integer("message_id").notNull(),
+    /** The conversation: the mail groups by it. */
+    recipientId: integer("recipient_id").notNull(),
+    reason: text("reason").notNull(),
+    dueAt: integer("due_at").notNull(),
+  },
+  (table) => [uniqueIndex("missed_message_emails_user_message").on(table.userId, table.messageId), index("missed_message_emails_due").on(table.dueAt)],
+);

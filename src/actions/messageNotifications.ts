@@ -10,22 +10,34 @@ import { write } from "../db/transaction";
 import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
 import { findUserById, settingsOfUsers } from "../db/users";
 import { webPushSubscriptionsOfUsers } from "../db/webPushSubscriptions";
-import type { WebPushMessagePayload } from "../db/columnTypes";
+import type { MessageNotificationsPayload } from "../db/columnTypes";
+import { queueMissedMessageEmails } from "../db/missedMessageEmails";
 import { now } from "../model/clock";
 import { PushFlag, pushReason, type PushReason, type PushSettings } from "../model/pushTriggers";
 
 /**
- * The outbox's web_push_message item (queued by a send, actions/webPushQueue.ts) becomes one
- * web_push item per subscription of each recipient the reference's rules push for
- * (model/pushTriggers.ts), decided now, when the message may already have been read. One write:
- * the items and nothing else, so a crash before it commits leaves the message's item to be
- * tried again.
+ * The outbox's message_notifications item (queued by a send, actions/messageNotificationQueue.ts)
+ * decides, by the reference's rules (model/pushTriggers.ts), who hears of the message when not
+ * looking: one web_push item per subscription of each person it pushes for, and a missed-message
+ * e-mail waiting for each person it would mail (sent after their batching period if the message
+ * is still unread then: actions/missedMessageEmails.ts). Decided now, moments after the send,
+ * when the message may already have been read. One write, so a crash before it commits leaves the
+ * message's item to be tried again, and one after it is never repeated (the item is then marked
+ * sent; should that mark be lost, the pushes would go twice and the e-mail rows once).
  */
 
 /** Seen active this recently: another client is in use (Zulip's offline threshold). */
 const ONLINE_WITHIN_SECONDS = 140;
 const SNIPPET_CHARACTERS = 200;
 const URGENT: ReadonlySet<PushReason> = new Set(["direct_message", "mentioned"]);
+/**
+ * What is mailed: what concerns the person themself. The send names only those recipients
+ * (actions/messageNotificationQueue.ts), so followed topics and channels set to e-mail are not
+ * mailed yet: knowing who follows a topic would cost every send a lookup.
+ */
+const MAILED: ReadonlySet<PushReason> = new Set(["direct_message", "mentioned", "wildcard_mentioned", "alert_word"]);
+/** The reference's email_notifications_batching_period_seconds default. */
+const DEFAULT_BATCHING_SECONDS = 120;
 /** How long a push service keeps a push for a device that is away: a day, or a week when urgent. */
 const TTL_SECONDS = { high: 7 * 24 * 3600, normal: 24 * 3600 };
 
@@ -49,15 +61,15 @@ function snippet(html: string): string {
   return text.length <= SNIPPET_CHARACTERS ? text : `${text.slice(0, SNIPPET_CHARACTERS - 1)}…`;
 }
 
-export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number> {
+export async function notifyOfMessage(item: MessageNotificationsPayload, options: { emailDelayCapSeconds: number | null }): Promise<number> {
   return await write(async (tx) => {
     const [message] = await messageRowsByIds(tx, [item.message_id]);
     if (!message) return 0;
     const subscriptions = await webPushSubscriptionsOfUsers(tx, item.user_ids);
-    if (subscriptions.length === 0) return 0;
-    const userIds = [...new Set(subscriptions.map((row) => row.userId))];
+    const pushable = new Set(subscriptions.map((row) => row.userId));
+    const userIds = item.user_ids;
     const sender = await findUserById(tx, message.senderId);
-    const settings = new Map((await settingsOfUsers(tx, userIds)).map((user) => [user.id, user.settings as PushSettings]));
+    const settings = new Map((await settingsOfUsers(tx, userIds)).map((user) => [user.id, user.settings as PushSettings & { email_notifications_batching_period_seconds?: number }]));
     const bits = await flagBitsOnMessage(tx, message.id);
     const marks = await readMarksOfUsers(tx, message.recipientId, userIds);
     const muters = new Set(await mutersOf(tx, message.senderId));
@@ -76,21 +88,29 @@ export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number
 
     let queued = 0;
     const pushed: Array<{ userId: number; message: typeof message; bits: number }> = [];
+    const mailed: Array<{ userId: number; messageId: number; recipientId: number; reason: string; dueAt: number }> = [];
     for (const userId of userIds) {
       const flags = bits.get(userId) ?? 0;
       const mark = marks.get(userId) ?? 0;
       const read = (flags & PushFlag.READ) !== 0 || (mark >= message.id && (flags & PushFlag.UNREAD) === 0);
       const subscription = channelSettings.get(userId);
-      const reason = pushReason({
+      const facts = {
         direct: channel === undefined,
         flags,
         read,
         senderMuted: muters.has(userId),
         online: (storedPresence(userId)?.activeTime ?? 0) >= at - ONLINE_WITHIN_SECONDS,
         settings: settings.get(userId) ?? {},
-        channel: subscription ? { muted: subscription.isMuted, pushNotifications: subscription.pushNotifications, wildcardMentionsNotify: subscription.wildcardMentionsNotify } : undefined,
+        channel: subscription ? { muted: subscription.isMuted, pushNotifications: subscription.pushNotifications, emailNotifications: subscription.emailNotifications, wildcardMentionsNotify: subscription.wildcardMentionsNotify } : undefined,
         topicPolicy: policies.get(userId),
-      });
+      };
+      const mailedFor = pushReason(facts, "email");
+      if (mailedFor !== null && MAILED.has(mailedFor)) {
+        const period = Number(settings.get(userId)?.email_notifications_batching_period_seconds ?? DEFAULT_BATCHING_SECONDS);
+        const delay = options.emailDelayCapSeconds === null ? period : Math.min(period, options.emailDelayCapSeconds);
+        mailed.push({ userId, messageId: message.id, recipientId: message.recipientId, reason: mailedFor, dueAt: at + delay });
+      }
+      const reason = pushable.has(userId) ? pushReason(facts) : null;
       if (reason === null) continue;
       // Marked, so that reading it anywhere withdraws the notification (actions/webPushWithdrawal.ts).
       pushed.push({ userId, message, bits: flags | Flag.PUSHED });
@@ -103,6 +123,7 @@ export async function fanOutWebPush(item: WebPushMessagePayload): Promise<number
       }
     }
     await storeBitsOfUsers(tx, pushed);
-    return queued;
+    await queueMissedMessageEmails(tx, mailed);
+    return queued + mailed.length;
   });
 }
