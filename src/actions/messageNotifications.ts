@@ -8,6 +8,7 @@ import { enqueueOutbox } from "../db/outbox";
 import { storedPresence } from "../db/presenceStore";
 import { write } from "../db/transaction";
 import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
+import { findRealm } from "../db/realm";
 import { findUserById, settingsOfUsers } from "../db/users";
 import { webPushSubscriptionsOfUsers } from "../db/webPushSubscriptions";
 import type { MessageNotificationsPayload } from "../db/columnTypes";
@@ -84,7 +85,9 @@ export async function notifyOfMessage(item: MessageNotificationsPayload, options
     const tag = channel ? `channel:${channel.id}:${topicKeyOf(message.topic)}` : `dm:${message.recipientId}`;
     const senderName = sender?.fullName ?? "Someone";
     const title = channel ? `#${channel.name} › ${message.topic || "general chat"}: ${senderName}` : participants.length > 2 ? `${senderName} (to you and ${participants.length - 2} more)` : senderName;
-    const body = snippet(message.renderedContent ?? "");
+    // Where the organization keeps content out of notifications, the push says who and where only.
+    const contentAllowed = (await findRealm(tx))?.settings.message_content_allowed_in_email_notifications !== false;
+    const body = contentAllowed ? snippet(message.renderedContent ?? "") : "";
 
     let queued = 0;
     const pushed: Array<{ userId: number; message: typeof message; bits: number }> = [];

@@ -5,7 +5,7 @@ import { Flag, messageRowsByIds } from "../db/messages";
 import { bitsOf, marksOf } from "../db/messageState";
 import { deleteMissedMessageEmails, dueMissedMessageConversations, missedMessagesOf } from "../db/missedMessageEmails";
 import { enqueueOutbox } from "../db/outbox";
-import { findRealm } from "../db/realm";
+import { findRealm, type Realm } from "../db/realm";
 import { readServerSetting, serverSettingNow, writeServerSetting } from "../db/serverSettings";
 import { read, write } from "../db/transaction";
 import type { Tx } from "../db/types";
@@ -49,7 +49,7 @@ export async function mailDueMissedMessages(): Promise<number> {
   });
 }
 
-async function missedMessageMail(tx: Tx, key: Buffer, realm: { name: string; url: string }, userId: number, recipientId: number, messageIds: number[]): Promise<MissedMessageEmailPayload | null> {
+async function missedMessageMail(tx: Tx, key: Buffer, realm: Realm, userId: number, recipientId: number, messageIds: number[]): Promise<MissedMessageEmailPayload | null> {
   const user = await findUserById(tx, userId);
   if (!user || !user.isActive) return null;
   const bits = await bitsOf(tx, userId, messageIds);
@@ -60,7 +60,7 @@ async function missedMessageMail(tx: Tx, key: Buffer, realm: { name: string; url
   });
   if (unread.length === 0) return null;
   const settings = user.settings as { message_content_in_email_notifications?: boolean };
-  const showContent = settings.message_content_in_email_notifications !== false;
+  const showContent = settings.message_content_in_email_notifications !== false && realm.settings.message_content_allowed_in_email_notifications !== false;
   const first = unread[0];
   const senders = new Map<number, string>();
   for (const message of unread) if (!senders.has(message.senderId)) senders.set(message.senderId, (await findUserById(tx, message.senderId))?.fullName ?? "Someone");

@@ -41,6 +41,7 @@ export const EDITABLE_SCALAR_SETTINGS = [
   "max_file_upload_size_mib",
   "upload_quota_mib",
   "upload_quota_per_user_mib",
+  "message_content_allowed_in_email_notifications",
 ] as const satisfies ReadonlyArray<keyof RealmScalarSettings>;
 export type EditableScalarSetting = (typeof EDITABLE_SCALAR_SETTINGS)[number];
 

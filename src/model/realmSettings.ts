@@ -42,6 +42,8 @@ export const REALM_SETTING_DEFAULTS = {
   upload_quota_per_user_mib: 1_024 as number | null,
   /** Which edit history people may see: "all", "moves" (moves only) or "none" (also realm_allow_edit_history). */
   message_edit_history_visibility_policy: "all" as "all" | "moves" | "none",
+  /** Whether notifications away from the app (missed-message e-mails, Web Push) may show what a message says. */
+  message_content_allowed_in_email_notifications: true,
 };
 export type RealmScalarSettings = typeof REALM_SETTING_DEFAULTS;
 

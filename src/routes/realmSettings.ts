@@ -51,6 +51,7 @@ export const realmSettingsRoutes = new Elysia()
           new_stream_announcements_stream_id:
             body.new_stream_announcements_stream_id === undefined ? undefined : body.new_stream_announcements_stream_id < 0 ? null : body.new_stream_announcements_stream_id,
           allow_message_editing: body.allow_message_editing,
+          message_content_allowed_in_email_notifications: body.message_content_allowed_in_email_notifications,
           message_edit_history_visibility_policy: body.message_edit_history_visibility_policy,
           max_file_upload_size_mib: body.max_file_upload_size_mib,
           upload_quota_mib: quota("upload_quota_mib", body.upload_quota_mib),
@@ -72,6 +73,7 @@ export const realmSettingsRoutes = new Elysia()
         enable_spectator_access: t.Optional(t.BooleanString()),
         new_stream_announcements_stream_id: t.Optional(t.Numeric({ multipleOf: 1 })),
         allow_message_editing: t.Optional(t.BooleanString()),
+        message_content_allowed_in_email_notifications: t.Optional(t.BooleanString()),
         message_content_edit_limit_seconds: TimeLimit,
         message_content_delete_limit_seconds: TimeLimit,
         move_messages_within_stream_limit_seconds: TimeLimit,

@@ -4,6 +4,7 @@ import { findOrganization } from "../reads/organization";
 import { assetRoutes } from "./assets/routes";
 import { joinRoutes } from "./invite/routes";
 import { passwordResetPageRoutes } from "./passwordReset/routes";
+import { unsubscribePageRoutes } from "./unsubscribe/routes";
 import { redirect, signedInUser } from "./session";
 import { setupRoutes } from "./setup/routes";
 import { appShell } from "./shell";
@@ -56,4 +57,5 @@ export const webRoutes = new Elysia()
   .use(setupRoutes)
   .use(signInRoutes)
   .use(joinRoutes)
-  .use(passwordResetPageRoutes);
+  .use(passwordResetPageRoutes)
+  .use(unsubscribePageRoutes);

@@ -102,6 +102,21 @@ describe("what is mailed", () => {
     expect(mail.text).toContain(`/near/${mention.id}`);
   });
 
+  test("where the organization keeps message content out of e-mails, the e-mail says who and where only", async () => {
+    ok(await org.owner.api.patch("/realm", { message_content_allowed_in_email_notifications: false }));
+    try {
+      const before = mailsTo(org.member2).length;
+      await sendOk(org.member, directMessage([org.member2.id], "the secret plan"));
+      const mail = await nextMail(org.member2, before);
+      expect(mail.subject).toBe("DMs with Mel Member");
+      expect(mail.text).not.toContain("secret");
+      expect(mail.html).not.toContain("secret");
+      expect(mail.text).toContain("not shown in e-mails");
+    } finally {
+      ok(await org.owner.api.patch("/realm", { message_content_allowed_in_email_notifications: true }));
+    }
+  });
+
   test("enable_offline_email_notifications off: nothing is mailed", async () => {
     await setSettings(org.admin, { enable_offline_email_notifications: false });
     const before = mailsTo(org.admin).length;

@@ -24,6 +24,10 @@ const received: Received[] = [];
 /** Status the receiver answers per path (201 otherwise). */
 const statusFor = new Map<string, number>();
 const browsers = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
+/** Paths whose first request is held (not answered) until the promise settles: a push under way. */
+const holdFirst = new Map<string, Promise<void>>();
+/** Every request's path, answered or not. */
+const arrivals: string[] = [];
 
 beforeAll(async () => {
   receiver = Bun.serve({
@@ -33,6 +37,13 @@ beforeAll(async () => {
       const path = new URL(request.url).pathname;
       const browser = browsers.get(path);
       const body = Buffer.from(await request.arrayBuffer());
+      arrivals.push(path);
+      const hold = holdFirst.get(path);
+      if (hold) {
+        holdFirst.delete(path);
+        await hold;
+        return new Response(null, { status: 503 });
+      }
       const status = statusFor.get(path) ?? 201;
       if (status === 201 && browser) {
         const plain = ece.decrypt(body, { version: "aes128gcm", privateKey: browser.ecdh, authSecret: browser.auth.toString("base64url") });
@@ -163,6 +174,19 @@ describe("what is pushed", () => {
     expect(pushesTo(phone).map((push) => push.data.kind === "message" ? push.data.message_id : "remove")).toEqual([id, "remove", later.id]);
   });
 
+  test("where the organization keeps message content out of notifications, a push says who and where only", async () => {
+    const path = await subscribeBrowser(org.member2);
+    ok(await org.owner.api.patch("/realm", { message_content_allowed_in_email_notifications: false }));
+    try {
+      await sendOk(org.member, directMessage([org.member2.id], "the secret plan"));
+      const [push] = await waitFor(() => pushesTo(path).length > 0 && pushesTo(path), "the push");
+      expect(push.data).toMatchObject({ title: "Mel Member", body: "" });
+      expect(JSON.stringify(push.data)).not.toContain("secret");
+    } finally {
+      ok(await org.owner.api.patch("/realm", { message_content_allowed_in_email_notifications: true }));
+    }
+  });
+
   test("an endpoint the push service says is gone (410) is removed, and never tried again", async () => {
     const path = await subscribeBrowser(org.guest);
     statusFor.set(path, 410);
@@ -171,4 +195,25 @@ describe("what is pushed", () => {
     await waitFor(() => queryServer(org.server, "SELECT id FROM web_push_subscriptions WHERE endpoint = ?", endpoint).length === 0, "the subscription to be removed");
     expect(ok(await org.guest.api.get("/users/me/web_push_subscriptions")).subscriptions).toEqual([]);
   });
+});
+
+describe("durability", () => {
+  test("killed (-9) while a push is under way: after the restart it is delivered once, and who to push is not decided again", async () => {
+    const path = await subscribeBrowser(org.member2);
+    let release!: () => void;
+    holdFirst.set(path, new Promise<void>((resolve) => (release = resolve)));
+    const { id } = await sendOk(org.member, directMessage([org.member2.id], "still there after a crash?"));
+    await waitFor(() => arrivals.includes(path), "the first try, held");
+    await org.server.restart("SIGKILL");
+    release();
+    const [push] = await waitFor(() => pushesTo(path).length > 0 && pushesTo(path), "the push after the restart", 15_000);
+    expect(push.data).toMatchObject({ kind: "message", message_id: id });
+    await Bun.sleep(1500);
+    expect(pushesTo(path)).toHaveLength(1);
+    expect(arrivals.filter((one) => one === path)).toHaveLength(2);
+    // The decision was committed before the crash: one push item for this browser, not two.
+    const [subscription] = queryServer<{ id: number }>(org.server, "SELECT id FROM web_push_subscriptions WHERE endpoint LIKE ?", `%${path}`);
+    const items = queryServer<{ payload: unknown }>(org.server, "SELECT payload FROM outbox WHERE kind = 'web_push'").filter((row) => (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload).subscription_id === subscription.id);
+    expect(items).toHaveLength(1);
+  }, 30_000);
 });

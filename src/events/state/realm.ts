@@ -43,7 +43,6 @@ const FIXED_REALM_FIELDS = {
   realm_emails_restricted_to_domains: false,
   realm_disallow_disposable_email_addresses: true,
   realm_send_welcome_emails: false,
-  realm_message_content_allowed_in_email_notifications: true,
   realm_digest_emails_enabled: false,
   realm_digest_weekday: 1,
   realm_inline_image_preview: true,
