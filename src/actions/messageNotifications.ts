@@ -6,7 +6,7 @@ import { storeBitsOfUsers } from "../db/messageState";
 import { mutersOf } from "../db/mutedUsers";
 import { enqueueOutbox } from "../db/outbox";
 import { storedPresence } from "../db/presenceStore";
-import { write } from "../db/transaction";
+import { writeUpkeep } from "../db/transaction";
 import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
 import { findRealm } from "../db/realm";
 import { findUserById, settingsOfUsers } from "../db/users";
@@ -63,7 +63,9 @@ function snippet(html: string): string {
 }
 
 export async function notifyOfMessage(item: MessageNotificationsPayload, options: { emailDelayCapSeconds: number | null }): Promise<number> {
-  return await write(async (tx) => {
+  // An upkeep write: what it changes (outbox items, waiting e-mails, the pushed bit of flags) is
+  // in none of the in-memory copies, so they stay valid, here and on the other nodes.
+  return await writeUpkeep(async (tx) => {
     const [message] = await messageRowsByIds(tx, [item.message_id]);
     if (!message) return 0;
     const subscriptions = await webPushSubscriptionsOfUsers(tx, item.user_ids);

@@ -5,7 +5,7 @@ import { dialect } from "./dialect";
 import { isTrue, larger, postgresTuples, sqlFalse, sqlTrue } from "./dialectSql";
 import { runSql, sqlRows } from "./rawSql";
 import { idList } from "./sqlLists";
-import type { Reader, Tx } from "./types";
+import type { Reader, Tx, UpkeepTx } from "./types";
 import { messageFlags, messages, readMarks, subscriptionPeriods } from "./tables";
 
 export type SubscriptionPeriod = typeof subscriptionPeriods.$inferSelect;
@@ -159,7 +159,7 @@ export async function storeBits(tx: Tx, userId: number, changes: Array<{ message
 }
 
 /** storeBits for several users' messages at once. */
-export async function storeBitsOfUsers(tx: Tx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
+export async function storeBitsOfUsers(tx: Tx | UpkeepTx, changes: Array<{ userId: number; message: MessageKey; bits: number }>) {
   const cleared = changes.filter((change) => change.bits === 0).map((change) => [change.userId, change.message.id]);
   const kept = changes.filter((change) => change.bits !== 0).map(({ userId, message, bits }) => [userId, message.id, message.recipientId, bits]);
   const postgres = dialect() === "postgres";

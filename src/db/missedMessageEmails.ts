@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import type { Reader, Tx } from "./types";
+import type { Reader, Tx, UpkeepTx } from "./types";
 import { missedMessageEmails } from "./tables";
 
 export type MissedMessageEmailRow = typeof missedMessageEmails.$inferSelect;
 
 /** Messages to mail unless read first; a message already waiting for the user is left as it is. */
-export async function queueMissedMessageEmails(tx: Tx, rows: Array<Omit<MissedMessageEmailRow, "id">>) {
+export async function queueMissedMessageEmails(tx: Tx | UpkeepTx, rows: Array<Omit<MissedMessageEmailRow, "id">>) {
   if (rows.length === 0) return;
   await tx.insert(missedMessageEmails).values(rows).onConflictDoNothing();
 }

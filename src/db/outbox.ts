@@ -1,11 +1,11 @@
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { whenCommitted } from "./handles";
-import type { Reader, SendTx, Tx } from "./types";
+import type { Reader, SendTx, Tx, UpkeepTx } from "./types";
 import type { OutboxItem } from "./columnTypes";
 import { outbox } from "./tables";
 export type { OutboxItem, OutgoingWebhookPayload } from "./columnTypes";
 
-export async function enqueueOutbox(tx: SendTx, item: OutboxItem, now: number) {
+export async function enqueueOutbox(tx: SendTx | UpkeepTx, item: OutboxItem, now: number) {
   await tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now });
   whenCommitted(tx, notifyQueued);
 }
@@ -61,20 +61,20 @@ export async function getOutboxItem(db: Reader, id: number): Promise<OutboxRow |
 }
 
 /** Delivered: never tried again. Only a pending item is marked, so a mark is never repeated. */
-export async function markOutboxSent(tx: Tx, id: number, attempts: number, now: number) {
+export async function markOutboxSent(tx: Tx | UpkeepTx, id: number, attempts: number, now: number) {
   await tx.update(outbox).set({ sentAt: now, attempts, lastError: null }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
 /** A failed try: counted, and the next one not before `nextAttemptAt`. */
-export async function markOutboxFailed(tx: Tx, id: number, attempts: number, nextAttemptAt: number, error: string) {
+export async function markOutboxFailed(tx: Tx | UpkeepTx, id: number, attempts: number, nextAttemptAt: number, error: string) {
   await tx.update(outbox).set({ attempts, nextAttemptAt, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
-export async function markOutboxGivenUp(tx: Tx, id: number, attempts: number, now: number, error: string) {
+export async function markOutboxGivenUp(tx: Tx | UpkeepTx, id: number, attempts: number, now: number, error: string) {
   await tx.update(outbox).set({ attempts, gaveUpAt: now, lastError: error }).where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
 /** Forgets items finished (sent or given up) before `before`: the table keeps recent history only. */
-export async function pruneFinishedOutbox(tx: Tx, before: number) {
+export async function pruneFinishedOutbox(tx: Tx | UpkeepTx, before: number) {
   await tx.delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.gaveUpAt, before)));
 }

@@ -1,5 +1,5 @@
 import { getOutboxItem, lastOutboxId, markOutboxFailed, markOutboxGivenUp, markOutboxSent, type OutboxRow, pendingOutboxAfter, pruneFinishedOutbox } from "../db/outbox";
-import { read, write } from "../db/transaction";
+import { read, writeUpkeep } from "../db/transaction";
 import { log } from "../log";
 import { type Deliverer, GiveUp, type OutboxKind, RetryLater, type Route } from "./deliverers";
 import { deliverers } from "./index";
@@ -220,19 +220,19 @@ async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOu
     }
     const delay = backoffSeconds(number, options);
     const nextAttemptAt = nowSeconds() + delay;
-    await write((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
+    await writeUpkeep((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
     item.nextAttemptAt = nextAttemptAt;
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
     return outcome;
   }
-  await write((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
+  await writeUpkeep((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
   waiting.remove(item);
   log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
   return "answered";
 }
 
 async function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: Deliverer<OutboxKind> | undefined) {
-  await write((tx) => markOutboxGivenUp(tx, item.id, attempts, nowSeconds(), message));
+  await writeUpkeep((tx) => markOutboxGivenUp(tx, item.id, attempts, nowSeconds(), message));
   log.warn(`outbox: gave up item ${item.id} (${item.kind}) after ${attempts} tries: ${message}`);
   try {
     await deliverer?.gaveUp?.(item.payload, message);
@@ -257,7 +257,7 @@ function withDeadline(delivery: Promise<void>): Promise<void> {
 
 /** Deletes items finished long ago; run by the job's sweep. */
 export async function pruneOutbox() {
-  await write((tx) => pruneFinishedOutbox(tx, nowSeconds() - KEEP_FINISHED_SECONDS));
+  await writeUpkeep((tx) => pruneFinishedOutbox(tx, nowSeconds() - KEEP_FINISHED_SECONDS));
 }
 
 /** For tests and tools: the stored state of one item. */

@@ -72,7 +72,11 @@ export const webPush: Deliverer<"web_push"> = {
       if (error instanceof AnswerTooLarge) return;
       throw new RetryLater(`The push service could not be reached: ${(error as Error)?.message ?? error}`);
     }
-    if (status >= 200 && status < 300) return void (await noteWebPushDelivery(subscription.id));
+    if (status >= 200 && status < 300) {
+      // Shown in the person's list of devices; a minute's precision is plenty, and saves a write per push in a burst.
+      if ((subscription.lastDeliveredAt ?? 0) < Math.floor(Date.now() / 1000) - 60) await noteWebPushDelivery(subscription.id);
+      return;
+    }
     // The subscription expired or was withdrawn in the browser: forgotten, never tried again.
     if (status === 404 || status === 410) {
       await forgetGoneWebPushSubscription(subscription.id);
