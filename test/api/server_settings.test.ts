@@ -16,6 +16,8 @@ const COMMON_FIELDS = [
   "svc_feature_level",
   "svc_merge_base",
   "svc_version",
+  // Parley's: the VAPID key browsers subscribe to Web Push with (docs/API.md).
+  "web_push_public_key",
   "zulip_feature_level",
   "zulip_merge_base",
   "zulip_version",

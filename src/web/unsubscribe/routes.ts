@@ -37,7 +37,7 @@ export const unsubscribePageRoutes = new Elysia()
         ),
       );
     },
-    { params: TokenParams, query: t.Object({}, { additionalProperties: true }) },
+    { limit: "address", params: TokenParams, query: t.Object({}, { additionalProperties: true }) },
   )
   .post(
     `${PATH}/:token`,
@@ -46,5 +46,6 @@ export const unsubscribePageRoutes = new Elysia()
       if (!(await unsubscribeFromMissedMessageEmails(params.token))) return invalid(realmName);
       return htmlResponse(layout(`Unsubscribed · ${realmName}`, html`<h1>Done</h1><p>You will no longer get e-mails about messages you missed in ${realmName}.</p><a class="secondary" href="/">Open ${realmName}</a>`));
     },
-    { params: TokenParams, body: t.Optional(t.Object({}, { additionalProperties: true })) },
+    // Limited by address like every form: guessing tokens costs as much as guessing passwords.
+    { limit: "address", params: TokenParams, body: t.Optional(t.Object({}, { additionalProperties: true })) },
   );
