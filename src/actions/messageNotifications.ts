@@ -9,11 +9,12 @@ import { storedPresence } from "../db/presenceStore";
 import { writeUpkeep } from "../db/transaction";
 import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
 import { findRealm } from "../db/realm";
-import { findUserById, settingsOfUsers } from "../db/users";
+import { findUserById, settingsOfActiveHumans } from "../db/users";
 import { webPushSubscriptionsOfUsers } from "../db/webPushSubscriptions";
 import type { MessageNotificationsPayload } from "../db/columnTypes";
 import { queueMissedMessageEmails } from "../db/missedMessageEmails";
 import { now } from "../model/clock";
+import { plainTextOf } from "../render/plainText";
 import { PushFlag, pushReason, type PushReason, type PushSettings } from "../model/pushTriggers";
 
 /**
@@ -42,23 +43,8 @@ const DEFAULT_BATCHING_SECONDS = 120;
 /** How long a push service keeps a push for a device that is away: a day, or a week when urgent. */
 const TTL_SECONDS = { high: 7 * 24 * 3600, normal: 24 * 3600 };
 
-/** The text of rendered HTML, for a notification's body. */
-function plainText(html: string): string {
-  return html
-    // Blocks end in a space; inline markup (bold, links) joins its neighbours as displayed.
-    .replace(/<(?:br|\/p|\/li|\/div|\/h\d|\/blockquote|\/pre|\/tr|\/td|\/th)\b[^>]*>/gi, " ")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&#x27;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 function snippet(html: string): string {
-  const text = plainText(html);
+  const text = plainTextOf(html, " ");
   return text.length <= SNIPPET_CHARACTERS ? text : `${text.slice(0, SNIPPET_CHARACTERS - 1)}…`;
 }
 
@@ -70,9 +56,11 @@ export async function notifyOfMessage(item: MessageNotificationsPayload, options
     if (!message) return 0;
     const subscriptions = await webPushSubscriptionsOfUsers(tx, item.user_ids);
     const pushable = new Set(subscriptions.map((row) => row.userId));
-    const userIds = item.user_ids;
+    const settings = new Map((await settingsOfActiveHumans(tx, item.user_ids)).map((user) => [user.id, user.settings as PushSettings & { email_notifications_batching_period_seconds?: number }]));
+    // Bots and deactivated accounts hear of nothing.
+    const userIds = item.user_ids.filter((id) => settings.has(id));
+    if (userIds.length === 0) return 0;
     const sender = await findUserById(tx, message.senderId);
-    const settings = new Map((await settingsOfUsers(tx, userIds)).map((user) => [user.id, user.settings as PushSettings & { email_notifications_batching_period_seconds?: number }]));
     const bits = await flagBitsOnMessage(tx, message.id);
     const marks = await readMarksOfUsers(tx, message.recipientId, userIds);
     const muters = new Set(await mutersOf(tx, message.senderId));

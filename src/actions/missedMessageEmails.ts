@@ -14,6 +14,7 @@ import type { MissedMessageEmailPayload } from "../db/columnTypes";
 import { now } from "../model/clock";
 import { encodeHashComponent, messageNarrowUrl } from "../render/urls";
 import { escapeHtml } from "../render/plugins/env";
+import { plainTextOf } from "../render/plainText";
 import { updateOwnSettings } from "./settings";
 
 /**
@@ -80,7 +81,7 @@ async function missedMessageMail(tx: Tx, key: Buffer, realm: Realm, userId: numb
   const unsubscribeUrl = `${realm.url}/accounts/unsubscribe/missed_messages/${unsubscribeToken(key, userId)}`;
   const when = (seconds: number) => new Date(seconds * 1000).toUTCString();
 
-  const textParts = unread.map((message) => `${senders.get(message.senderId)} (${when(message.dateSent)}):\n${showContent ? plainText(message.renderedContent ?? "") : "(the message's content is not shown in e-mails)"}`);
+  const textParts = unread.map((message) => `${senders.get(message.senderId)} (${when(message.dateSent)}):\n${showContent ? plainTextOf(message.renderedContent ?? "", "\n") : "(the message's content is not shown in e-mails)"}`);
   const text = [
     `You have ${unread.length === 1 ? "a message" : `${unread.length} messages`} you have not read in ${realm.name}:`,
     "",
@@ -101,19 +102,6 @@ ${htmlParts}
 <p style="color:#777;font-size:12px">You get this e-mail because of your notification settings in ${escapeHtml(realm.name)}. <a href="${escapeHtml(unsubscribeUrl)}">Stop e-mails about messages you missed</a>.</p>
 </body></html>`;
   return { user_id: userId, to: user.deliveryEmail ?? user.email, subject, text, html, unsubscribe_url: unsubscribeUrl };
-}
-
-function plainText(html: string): string {
-  return html
-    .replace(/<(?:br|\/p|\/li|\/div|\/h\d|\/blockquote|\/pre|\/tr)\b[^>]*>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&#x27;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 // ---- Unsubscribing ----

@@ -138,7 +138,9 @@ async function store(tx: SendTx, sender: User, draft: Draft): Promise<SendMessag
   const flagsByUser = new Map([...bits].map(([userId, flags]) => [userId, apiFlags(flags, (flags & Flag.READ) !== 0)]));
   await emitMessage(tx, realm, { message, sender, destination, recipientIds, flagsByUser, localEcho: draft.localEcho });
   await queueOutgoingWebhooks(tx, realm, { message, sender, destination, mentionedUserIds: draft.rendered.mentionedUserIds });
-  await queueMessageNotifications(tx, { id: message.id, senderId: sender.id, direct: !isChannel }, recipientIds, bits);
+  // Bots hear of direct messages through their webhooks, not notifications.
+  const notifiable = isChannel ? recipientIds : destination.participants.filter((user) => !user.isBot).map((user) => user.id);
+  await queueMessageNotifications(tx, { id: message.id, senderId: sender.id, direct: !isChannel }, notifiable, bits);
   return senderChange ? { id: message.id, automatic_new_visibility_policy: senderChange.policy } : { id: message.id };
 }
 

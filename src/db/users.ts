@@ -102,6 +102,15 @@ export async function settingsOfUsers(db: Reader, userIds: number[]): Promise<Ar
   return await db.select({ id: users.id, settings: users.settings }).from(users).where(inArray(users.id, userIds));
 }
 
+/** The settings of those of these users who are active people, not bots: who may be notified. */
+export async function settingsOfActiveHumans(db: Reader, userIds: number[]): Promise<Array<Pick<User, "id" | "settings">>> {
+  if (userIds.length === 0) return [];
+  return await db
+    .select({ id: users.id, settings: users.settings })
+    .from(users)
+    .where(and(inArray(users.id, userIds), eq(users.isActive, true), eq(users.isBot, false)));
+}
+
 /** The bots of the organization, system bots aside, oldest first: of one owner, or all of them. Deactivated ones included. */
 export async function listRealmBots(db: Reader, options: { ownerId?: number } = {}): Promise<User[]> {
   const owned = options.ownerId === undefined ? undefined : eq(users.botOwnerId, options.ownerId);

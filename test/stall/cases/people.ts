@@ -93,6 +93,9 @@ export const peopleCases: CaseList = {
   "POST /api/v1/register_client_device": { none: "one row" },
   "POST /api/v1/remove_client_device": { none: "one row" },
   "POST /api/v1/mobile_push/register": { none: "one row" },
+  "GET /api/v1/users/me/web_push_subscriptions": { none: "the caller's own browsers" },
+  "POST /api/v1/users/me/web_push_subscriptions": { none: "one row; the endpoint checked without a lookup" },
+  "DELETE /api/v1/users/me/web_push_subscriptions": { none: "one row" },
   "PUT /api/v1/bot_storage": {
     class: "settings",
     as: "bot",

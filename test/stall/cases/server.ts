@@ -97,4 +97,10 @@ export const serverCases: CaseList = {
   "POST /password/forgot": { none: "one row and one e-mail in the outbox" },
   "GET /reset/:token": { none: "one row" },
   "POST /reset/:token": { none: "one user; hashed off the event loop" },
+  "GET /manifest.webmanifest": { none: "a small document from the organization's name" },
+  "GET /sw.js": { none: "a file of the bundle" },
+  "GET /favicon.svg": { none: "a file of the bundle" },
+  "GET /apple-touch-icon.png": { none: "a file of the bundle" },
+  "GET /accounts/unsubscribe/missed_messages/:token": { none: "a signature checked; a small page" },
+  "POST /accounts/unsubscribe/missed_messages/:token": { none: "one user's settings" },
 };
