@@ -1,10 +1,24 @@
-import { iconPng, iconSvg, type IconKind } from "./icon";
+import any192 from "./icons/parley-192.png" with { type: "file" };
+import any512 from "./icons/parley-512.png" with { type: "file" };
+import maskable512 from "./icons/parley-maskable-512.png" with { type: "file" };
+import appleTouch from "./icons/parley-apple-180.png" with { type: "file" };
+import favicon from "./icons/parley.svg" with { type: "file" };
 
 /**
- * The icon files the bundle carries, drawn at build time (web/assets/icon.ts): what the web app
- * manifest lists, what iOS puts on the home screen, the favicon. Their names carry a content
- * hash like every bundled file; the server finds them again by the name before it.
+ * The icon files the bundle carries (drawn by scripts/draw-icons.ts, kept in icons/ and
+ * embedded in the binary): what the web app manifest lists, what iOS puts on the home screen,
+ * the favicon. Their names carry a content hash like every bundled file; the server finds them
+ * again by the name before it.
  */
+
+/** How an icon fills its square. */
+export type IconKind =
+  /** A rounded tile with transparent corners: the "any" icon, the favicon. */
+  | "tile"
+  /** Fills the whole square and keeps the picture inside the middle 80 %, which launchers may crop to any shape. */
+  | "maskable"
+  /** Fills the whole square (iOS rounds the corners of a home-screen icon itself). */
+  | "square";
 
 export interface AppIcon {
   /** The name before the hash, under icons/. */
@@ -29,13 +43,17 @@ export type AppIconPaths = Record<AppIconName, string>;
 
 const contentHash = (body: Uint8Array) => new Bun.CryptoHasher("sha256").update(body).digest("hex").slice(0, 8);
 
+const FILES: Record<AppIconName, string> = { any192, any512, maskable512, appleTouch, favicon };
+
 /** The icon files, in the shape of web/assets/build.ts's AssetFile. */
-export function appIconFiles(): Array<{ path: string; contentType: string; body: Uint8Array<ArrayBuffer> }> {
-  return Object.values(APP_ICONS).map((icon: AppIcon) => {
-    const svg = icon.size === undefined;
-    const body = svg ? new TextEncoder().encode(iconSvg()) : iconPng(icon.kind, icon.size!);
-    return { path: `icons/${icon.name}-${contentHash(body)}.${svg ? "svg" : "png"}`, contentType: svg ? "image/svg+xml" : "image/png", body };
-  });
+export async function appIconFiles(): Promise<Array<{ path: string; contentType: string; body: Uint8Array<ArrayBuffer> }>> {
+  return await Promise.all(
+    (Object.entries(APP_ICONS) as Array<[AppIconName, AppIcon]>).map(async ([key, icon]) => {
+      const svg = icon.size === undefined;
+      const body = new Uint8Array(await Bun.file(FILES[key]).arrayBuffer());
+      return { path: `icons/${icon.name}-${contentHash(body)}.${svg ? "svg" : "png"}`, contentType: svg ? "image/svg+xml" : "image/png", body };
+    }),
+  );
 }
 
 /** The icons' paths among a bundle's files (also one handed in built, which names no icons otherwise). */

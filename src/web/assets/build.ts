@@ -66,7 +66,7 @@ export async function buildWebAssets(): Promise<AssetBundle> {
   for (const entry of ENTRIES) if (!scripts[entry]) throw new Error(`Bundling the web pages made no script for '${entry}'`);
   if (!stylesheet) throw new Error(`Bundling the web pages made no stylesheet: ${result.outputs.map((o) => `${o.kind} ${o.path}`).join(", ")}`);
   if (!result.metafile) throw new Error("Bundling the web pages gave no metafile");
-  files.push(...appIconFiles());
+  files.push(...(await appIconFiles()));
   files.push(await buildServiceWorker(findAppIcons(files.map((file) => file.path)).any192));
   const chatFirstLoad = measureChatFirstLoad(result.metafile, files, scripts.chat!, stylesheet);
   assertWithinBudget(chatFirstLoad);

@@ -1,3 +1,4 @@
+import type { IconKind } from "../../src/web/assets/appIcons";
 import { encodePng } from "./png";
 
 /**
@@ -20,13 +21,7 @@ const TAIL: Array<[number, number]> = [
 ];
 const DOTS = { y: 0.45, xs: [0.36, 0.5, 0.64], radius: 0.045 };
 
-export type IconKind =
-  /** A rounded tile with transparent corners: the "any" icon, the favicon. */
-  | "tile"
-  /** Fills the whole square and keeps the bubble inside the middle 80 %, which launchers may crop to any shape. */
-  | "maskable"
-  /** Fills the whole square (iOS rounds the corners of a home-screen icon itself). */
-  | "square";
+
 
 // The maskable picture is shrunk toward the centre so the bubble stays in the safe zone.
 const scaleOf = (kind: IconKind) => (kind === "maskable" ? 0.82 : 1);
