@@ -52,6 +52,8 @@ export interface Deliverer<K extends OutboxKind> {
    * attempt counted (mail while no SMTP server is configured). Default: always.
    */
   ready?(): boolean | Promise<boolean>;
+  /** Each delivery is logged at debug level, not info: one line per push of a burst would flood the log. */
+  quiet?: boolean;
   /** Runs once, after the last try failed or a GiveUp. */
   gaveUp?(payload: PayloadOf<K>, error: string): void | Promise<void>;
 }

@@ -225,10 +225,41 @@ async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOu
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);
     return outcome;
   }
-  await writeUpkeep((tx) => markOutboxSent(tx, row.id, number, nowSeconds()));
+  await markSent(row.id, number);
   waiting.remove(item);
-  log.info(`outbox: item ${row.id} (${row.kind}) delivered on try ${number}`);
+  const line = `outbox: item ${row.id} (${row.kind}) delivered on try ${number}`;
+  if (deliverer.quiet) log.debug(line);
+  else log.info(line);
   return "answered";
+}
+
+/**
+ * Deliveries that end in the same turn of the event loop are marked sent in one write: a burst
+ * of a thousand pushes is one commit, not a thousand (each its own share of the database's
+ * log, which every send then pays for). Until the mark commits the item counts as under way,
+ * so a crash meanwhile sends it again: at least once, as always.
+ */
+let sentMarks: Array<{ id: number; attempts: number; settle: (error?: unknown) => void }> = [];
+
+function markSent(id: number, attempts: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    sentMarks.push({ id, attempts, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+    if (sentMarks.length === 1) setImmediate(writeSentMarks);
+  });
+}
+
+async function writeSentMarks() {
+  const marks = sentMarks;
+  sentMarks = [];
+  try {
+    await writeUpkeep(async (tx) => {
+      const at = nowSeconds();
+      for (const mark of marks) await markOutboxSent(tx, mark.id, mark.attempts, at);
+    });
+    for (const mark of marks) mark.settle();
+  } catch (error) {
+    for (const mark of marks) mark.settle(error ?? new Error("the marks could not be written"));
+  }
 }
 
 async function giveUp(item: OutboxRow, attempts: number, message: string, deliverer: Deliverer<OutboxKind> | undefined) {

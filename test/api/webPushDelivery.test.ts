@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from "http_ece";
-import { createECDH, randomBytes } from "node:crypto";
+import { createECDH, createPublicKey, randomBytes, verify } from "node:crypto";
 import { createChannel, queryServer, uniqueName } from "../helpers/channels";
 import { type Org, type Person, ok, seedOrg } from "../helpers/seed";
 import { channelMessage, directMessage, sendOk } from "../helpers/sending";
@@ -109,6 +109,16 @@ describe("what is pushed", () => {
     expect(Number(push.headers.get("ttl"))).toBeGreaterThan(0);
     const publicKey = ok(await org.anon.get("/server_settings")).web_push_public_key;
     expect(push.headers.get("authorization")).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${publicKey}$`));
+    // The token is signed with the server's key (ES256), for this push service, for at most a day (RFC 8292).
+    const token = /t=([\w.-]+)/.exec(push.headers.get("authorization")!)![1];
+    const [header, claims, signature] = token.split(".");
+    const key = Buffer.from(publicKey, "base64url");
+    const verifier = createPublicKey({ key: { kty: "EC", crv: "P-256", x: key.subarray(1, 33).toString("base64url"), y: key.subarray(33).toString("base64url") }, format: "jwk" });
+    expect(verify("sha256", Buffer.from(`${header}.${claims}`), { key: verifier, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))).toBe(true);
+    const { aud, exp } = JSON.parse(Buffer.from(claims, "base64url").toString());
+    expect(aud).toBe(`http://127.0.0.1:${receiver.port}`);
+    expect(exp).toBeGreaterThan(Date.now() / 1000);
+    expect(exp).toBeLessThanOrEqual(Date.now() / 1000 + 24 * 3600);
     // The device list shows the delivery.
     const [device] = ok(await org.member2.api.get("/users/me/web_push_subscriptions")).subscriptions.filter((row: any) => row.endpoint.endsWith(path));
     expect(device.last_delivered_at).toEqual(expect.any(Number));
