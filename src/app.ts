@@ -107,7 +107,7 @@ export function startBackground(config: Config): { stop(): Promise<void>; announ
   configureSmtpDelivery({ sendTest: (smtp, to) => sendMailNow(smtp, testMail(to, smtp)), settingsChanged: () => void nudgeOutbox() });
   configureHealth({ diskLowMegabytes: config.diskLowMegabytes, dataDir: config.dataDir });
   configureOutboundPolicy({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port || null });
-  configureMessageNotifications({ emailDelayCapSeconds: config.missedMessageEmailDelayCapSeconds });
+  configureMessageNotifications({ emailDelayCapSeconds: config.missedMessageEmailDelayCapSeconds, retryBaseSeconds: config.outboxRetryBaseSeconds, retryMaxSeconds: config.outboxRetryMaxSeconds });
   configureOutgoingWebhooks({ timeoutSeconds: config.webhookTimeoutSeconds, maxAttempts: config.webhookMaxAttempts, concurrencyPerService: config.outboxWebhookConcurrency });
   startEventQueues({
     heartbeatSeconds: config.heartbeatSeconds,

@@ -4,7 +4,7 @@ import { flagBitsOnMessage, readMarksOfUsers } from "../db/flagRows";
 import { Flag, messageRowsByIds } from "../db/messages";
 import { storeBitsOfUsers } from "../db/messageState";
 import { mutersOf } from "../db/mutedUsers";
-import { enqueueOutbox } from "../db/outbox";
+import { queueWebPushes } from "./webPushQueueing";
 import { storedPresence } from "../db/presenceStore";
 import { writeUpkeep } from "../db/transaction";
 import { topicKeyOf, topicPoliciesAmong } from "../db/userTopics";
@@ -80,6 +80,7 @@ export async function notifyOfMessage(item: MessageNotificationsPayload, options
     const body = contentAllowed ? snippet(message.renderedContent ?? "") : "";
 
     let queued = 0;
+    const pushes = new Map<string, { data: string; urgency: "high" | "normal"; ids: number[] }>();
     const pushed: Array<{ userId: number; message: typeof message; bits: number }> = [];
     const mailed: Array<{ userId: number; messageId: number; recipientId: number; reason: string; dueAt: number }> = [];
     for (const userId of userIds) {
@@ -109,12 +110,13 @@ export async function notifyOfMessage(item: MessageNotificationsPayload, options
       pushed.push({ userId, message, bits: flags | Flag.PUSHED });
       const urgency = URGENT.has(reason) ? "high" : "normal";
       const data = JSON.stringify({ kind: "message", message_id: message.id, title, body, conversation, tag, reason, icon: null });
-      for (const row of subscriptions) {
-        if (row.userId !== userId) continue;
-        await enqueueOutbox(tx, { kind: "web_push", payload: { subscription_id: row.id, data, urgency, ttl: TTL_SECONDS[urgency] } }, at);
-        queued++;
-      }
+      const key = `${urgency}\u0000${data}`;
+      const group = pushes.get(key) ?? pushes.set(key, { data, urgency, ids: [] }).get(key)!;
+      group.ids.push(...subscriptions.filter((row) => row.userId === userId).map((row) => row.id));
     }
+    // One item per push service for everyone who gets the same push: a message to a thousand
+    // people is a handful of rows, not a thousand (actions/webPushQueueing.ts).
+    for (const { data, urgency, ids } of pushes.values()) queued += await queueWebPushes(tx, subscriptions.filter((row) => ids.includes(row.id)), { data, urgency, ttl: TTL_SECONDS[urgency] }, at);
     await storeBitsOfUsers(tx, pushed);
     await queueMissedMessageEmails(tx, mailed);
     return queued + mailed.length;

@@ -1,7 +1,7 @@
 import { realmNow } from "../db/realmNow";
 import { write } from "../db/transaction";
 import type { User } from "../db/users";
-import { deleteWebPushSubscription, deleteWebPushSubscriptionById, noteWebPushDelivered, saveWebPushSubscription } from "../db/webPushSubscriptions";
+import { deleteWebPushSubscription, deleteWebPushSubscriptionsByIds, noteWebPushDelivered, saveWebPushSubscription } from "../db/webPushSubscriptions";
 import { badRequest } from "../http/errors";
 import { now } from "../model/clock";
 import { refusalAtFirstSight } from "../net/outboundPolicy";
@@ -66,8 +66,8 @@ export async function removeWebPushSubscription(user: User, endpoint: string) {
   });
 }
 
-/** The push service says the subscription no longer exists (404, 410): forgotten. */
-export const forgetGoneWebPushSubscription = (id: number) => write((tx) => deleteWebPushSubscriptionById(tx, id));
+/** The push service says these subscriptions no longer exist (404, 410): forgotten. */
+export const forgetGoneWebPushSubscriptions = (ids: number[]) => write((tx) => deleteWebPushSubscriptionsByIds(tx, ids));
 
-/** A push was accepted for the subscription: shown in the person's list of devices. */
-export const noteWebPushDelivery = (id: number) => write((tx) => noteWebPushDelivered(tx, id, now()));
+/** Pushes were accepted for these subscriptions: shown in the person's list of devices. */
+export const noteWebPushDeliveries = (ids: number[]) => write((tx) => noteWebPushDelivered(tx, ids, now()));

@@ -1,5 +1,5 @@
 import { takePushed } from "../db/flagRows";
-import { enqueueOutbox } from "../db/outbox";
+import { queueWebPushes } from "./webPushQueueing";
 import type { Tx } from "../db/types";
 import { usersWithWebPush, webPushSubscriptionsOf } from "../db/webPushSubscriptions";
 import { now } from "../model/clock";
@@ -18,8 +18,5 @@ export async function withdrawWebPushes(tx: Tx, userId: number, readIds: number[
   const pushed = await takePushed(tx, userId, readIds);
   if (pushed.length === 0) return;
   const data = JSON.stringify({ kind: "remove", message_ids: pushed });
-  const at = now();
-  for (const subscription of await webPushSubscriptionsOf(tx, userId)) {
-    await enqueueOutbox(tx, { kind: "web_push", payload: { subscription_id: subscription.id, data, urgency: "normal", ttl: WITHDRAWAL_TTL_SECONDS } }, at);
-  }
+  await queueWebPushes(tx, await webPushSubscriptionsOf(tx, userId), { data, urgency: "normal", ttl: WITHDRAWAL_TTL_SECONDS }, now());
 }

@@ -93,9 +93,14 @@ export interface MissedMessageEmailPayload {
   unsubscribe_url: string;
 }
 
-/** One push to one subscription: the JSON the service worker gets, encrypted at delivery. */
+/**
+ * One push to subscriptions at one push service: the JSON the service worker gets, encrypted
+ * for each at delivery. Those a try could not reach go on in an item of their own.
+ */
 export interface WebPushPayload {
-  subscription_id: number;
+  subscription_ids: number[];
+  /** Tries made before this item (of the item it continues): the give-up count goes on. */
+  earlier_tries?: number;
   /** The JSON text delivered (service worker contract: docs/API.md). */
   data: string;
   /** RFC 8030: "high" for direct messages and mentions, "normal" otherwise. */

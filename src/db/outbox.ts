@@ -5,8 +5,8 @@ import type { OutboxItem } from "./columnTypes";
 import { outbox } from "./tables";
 export type { OutboxItem, OutgoingWebhookPayload } from "./columnTypes";
 
-export async function enqueueOutbox(tx: SendTx | UpkeepTx, item: OutboxItem, now: number) {
-  await tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: now });
+export async function enqueueOutbox(tx: SendTx | UpkeepTx, item: OutboxItem, now: number, notBefore = now) {
+  await tx.insert(outbox).values({ kind: item.kind, payload: item.payload, createdAt: now, nextAttemptAt: notBefore });
   whenCommitted(tx, notifyQueued);
 }
 

@@ -27,9 +27,9 @@ export async function deleteWebPushSubscription(tx: Tx, userId: number, endpoint
   return removed.length > 0;
 }
 
-/** The push service says the subscription is gone (404, 410): forgotten, whoever had it. */
-export async function deleteWebPushSubscriptionById(tx: Tx, id: number) {
-  await tx.delete(webPushSubscriptions).where(eq(webPushSubscriptions.id, id));
+/** The push service says these subscriptions are gone (404, 410): forgotten, whoever had them. */
+export async function deleteWebPushSubscriptionsByIds(tx: Tx, ids: number[]) {
+  if (ids.length > 0) await tx.delete(webPushSubscriptions).where(inArray(webPushSubscriptions.id, ids));
 }
 
 export async function webPushSubscriptionsOf(db: Reader, userId: number): Promise<WebPushSubscription[]> {
@@ -41,12 +41,14 @@ export async function webPushSubscriptionsOfUsers(db: Reader, userIds: number[])
   return await db.select().from(webPushSubscriptions).where(inArray(webPushSubscriptions.userId, userIds)).orderBy(asc(webPushSubscriptions.id));
 }
 
-export async function webPushSubscriptionById(db: Reader, id: number): Promise<WebPushSubscription | undefined> {
-  return (await db.select().from(webPushSubscriptions).where(eq(webPushSubscriptions.id, id)))[0];
+/** These subscriptions (those still there), by ID. */
+export async function webPushSubscriptionsByIds(db: Reader, ids: number[]): Promise<WebPushSubscription[]> {
+  if (ids.length === 0) return [];
+  return await db.select().from(webPushSubscriptions).where(inArray(webPushSubscriptions.id, ids)).orderBy(asc(webPushSubscriptions.id));
 }
 
-export async function noteWebPushDelivered(tx: Tx, id: number, at: number) {
-  await tx.update(webPushSubscriptions).set({ lastDeliveredAt: at }).where(eq(webPushSubscriptions.id, id));
+export async function noteWebPushDelivered(tx: Tx, ids: number[], at: number) {
+  if (ids.length > 0) await tx.update(webPushSubscriptions).set({ lastDeliveredAt: at }).where(inArray(webPushSubscriptions.id, ids));
 }
 
 // Who has a subscription at all, asked by every send (most people have none): kept until a
