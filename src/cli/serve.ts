@@ -5,6 +5,7 @@ import { loadConfig } from "../config";
 import { closeDatabase } from "../db/client";
 import { openStore } from "../db/open";
 import { type ClusterNode, joinCluster } from "../cluster/node";
+import { wakeOutbox } from "../outbox/runner";
 import { DuplicateNodeError } from "../cluster/membership";
 import { ensureWebPushKeys } from "../actions/webPushKeys";
 import { log } from "../log";
@@ -126,7 +127,7 @@ export async function runServe(args: string[]): Promise<number> {
   let cluster: ClusterNode | null = null;
   if (config.busUrl) {
     try {
-      cluster = await joinCluster({ busUrl: config.busUrl, nodeId: config.nodeId!, nodeUrl: config.nodeUrl ?? `${scheme}://127.0.0.1:${server.port}` });
+      cluster = await joinCluster({ busUrl: config.busUrl, nodeId: config.nodeId!, nodeUrl: config.nodeUrl ?? `${scheme}://127.0.0.1:${server.port}`, committedElsewhere: wakeOutbox });
     } catch (error) {
       await app.stop(true);
       await background.stop();

@@ -47,6 +47,12 @@ export interface ClusterOptions {
   nodeId: string;
   /** Where the other nodes reach this one (forwarded requests). */
   nodeUrl: string;
+  /**
+   * Called when rows committed by other nodes have been applied: what they queued in the outbox
+   * (mail, webhooks, pushes) is the leader's to send, and it looks at once instead of at its
+   * next sweep.
+   */
+  committedElsewhere?: () => void;
 }
 
 export interface ClusterNode {
@@ -89,7 +95,7 @@ export async function joinCluster(options: ClusterOptions): Promise<ClusterNode>
   const messages = await consumer.consume();
   const delivery = new OrderedDelivery(await read(newestEventLogId), {
     fill: (after, before) => read((db) => eventLogAfter(db, after, before)),
-    apply: (rows) => applyRows(rows, options.nodeId),
+    apply: (rows) => applyRows(rows, options.nodeId, options.committedElsewhere),
     gapWaitMs: GAP_WAIT_MS,
     failed: (error) => log.error(`Applying the event log failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
@@ -216,8 +222,9 @@ function delivered(delivery: OrderedDelivery, row: LoggedBatch): Promise<void> {
  * this node's copies first; then all their events go to the queues in one delivery, in order, so
  * a long-poll is answered once for all of them (as one process answers once per transaction).
  */
-async function applyRows(rows: LoggedBatch[], self: string) {
+async function applyRows(rows: LoggedBatch[], self: string, committedElsewhere?: () => void) {
   if (rows.some((row) => row.node !== self && row.invalidates)) changedElsewhere();
+  if (committedElsewhere && rows.some((row) => row.node !== self)) committedElsewhere();
   const batch: Emitted[] = rows.flatMap((row) => decodeBatch(row.batch));
   if (batch.length > 0) await publish(batch);
 }

@@ -33,6 +33,11 @@ export interface OutboxPolicy {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+/**
+ * The whole second at least `delay` seconds from now: items become due when the floored clock
+ * reaches it, so a retry from the present second's end still waits the whole delay.
+ */
+const secondsFromNow = (delay: number) => Math.ceil(Date.now() / 1000) + delay;
 
 /** Finished items are kept this long (for looking into what went out), then deleted. */
 const KEEP_FINISHED_SECONDS = 30 * 24 * 3600;
@@ -98,6 +103,22 @@ export function nudgeOutbox(): Promise<void> {
   const idle = new Promise<void>((resolve) => idleWaiters.push(resolve));
   requestPass();
   return idle;
+}
+
+/**
+ * Another node committed something, which may have queued items: a pass within WAKE_WITHIN_MS.
+ * Not one per commit: a busy cluster commits thousands of times a second, and each pass reads.
+ */
+const WAKE_WITHIN_MS = 100;
+let wakeTimer: ReturnType<typeof setTimeout> | null = null;
+
+export function wakeOutbox() {
+  if (!policy || wakeTimer) return;
+  wakeTimer = setTimeout(() => {
+    wakeTimer = null;
+    requestPass();
+  }, WAKE_WITHIN_MS);
+  wakeTimer.unref();
 }
 
 function requestPass() {
@@ -183,7 +204,7 @@ function start(item: WaitingItem, options: OutboxPolicy) {
     .catch((error): LaneOutcome => {
       // Not marked (the database refused the write): it stays waiting, but not due at once, or
       // it would be sent again and again; at least once still holds.
-      item.nextAttemptAt = nowSeconds() + backoffSeconds(1, options);
+      item.nextAttemptAt = secondsFromNow(backoffSeconds(1, options));
       log.error(`outbox: item ${item.id} (${item.kind}) could not be marked: ${(error as Error)?.stack ?? error}`);
       return "unknown";
     })
@@ -219,7 +240,7 @@ async function attempt(item: WaitingItem, options: OutboxPolicy): Promise<LaneOu
       return outcome;
     }
     const delay = backoffSeconds(number, options);
-    const nextAttemptAt = nowSeconds() + delay;
+    const nextAttemptAt = secondsFromNow(delay);
     await writeUpkeep((tx) => markOutboxFailed(tx, row.id, number, nextAttemptAt, message));
     item.nextAttemptAt = nextAttemptAt;
     log.warn(`outbox: item ${row.id} (${row.kind}) failed on try ${number}, next in ${delay} s: ${message}`);

@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
+// @ts-expect-error http_ece (web-push's own encryption library) ships no types.
+import ece from "http_ece";
+import { createECDH, randomBytes } from "node:crypto";
 import { ApiClient } from "../helpers/client";
 import { NATS_UNAVAILABLE, startNats, type ThrowawayNats } from "../helpers/nats";
 import { POSTGRES_UNAVAILABLE, startPostgres, type ThrowawayPostgres } from "../helpers/postgres";
@@ -28,7 +31,8 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
   let owner: Person;
   const people: Person[] = [];
 
-  const nodeEnv = (nodeId: string) => ({ PARLEY_DATABASE_URL: databaseUrl, PARLEY_BUS_URL: nats.url, PARLEY_NODE_ID: nodeId, PARLEY_FILES_DIR: filesDir });
+  // Loopback allowed for the push receiver of the Web Push test.
+  const nodeEnv = (nodeId: string) => ({ PARLEY_DATABASE_URL: databaseUrl, PARLEY_BUS_URL: nats.url, PARLEY_NODE_ID: nodeId, PARLEY_FILES_DIR: filesDir, PARLEY_WEBHOOK_ALLOW_LOOPBACK: "1" });
   const startNode = async (nodeId: string) => {
     const dataDir = mkdtempSync(join(tmpdir(), `parley-node-${nodeId}-`));
     dataDirs.push(dataDir);
@@ -220,6 +224,38 @@ describe.skipIf(UNAVAILABLE !== undefined)("three nodes on one PostgreSQL and on
       await other.stop();
     }
   }, 60_000);
+
+  test("Web Push: every node signs with the same key; a DM sent through one node is pushed once to a browser subscribed through another, and withdrawn when read through a third", async () => {
+    const keys = await Promise.all(nodes.map(async (node) => ok(await new ApiClient(node.url).get("/server_settings")).web_push_public_key));
+    expect(new Set(keys).size).toBe(1);
+    const ecdh = createECDH("prime256v1");
+    ecdh.generateKeys();
+    const auth = randomBytes(16);
+    const received: any[] = [];
+    const receiver = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        const body = Buffer.from(await request.arrayBuffer());
+        received.push(JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret: auth.toString("base64url") }).toString()));
+        return new Response(null, { status: 201 });
+      },
+    });
+    try {
+      const [ann, bob] = people;
+      ok(await via(ann, 1).post("/users/me/web_push_subscriptions", { endpoint: `http://127.0.0.1:${receiver.port}/ann`, p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") }));
+      const { id } = ok(await via(bob, 2).post("/messages", { type: "private", to: JSON.stringify([ann.id]), content: "over here" }));
+      const deadline = Date.now() + 10_000;
+      while (received.length === 0 && Date.now() < deadline) await Bun.sleep(25);
+      expect(received).toEqual([expect.objectContaining({ kind: "message", message_id: id, title: "Bob" })]);
+      ok(await via(ann, 0).post("/messages/flags", { messages: JSON.stringify([id]), op: "add", flag: "read" }));
+      while (received.length < 2 && Date.now() < deadline) await Bun.sleep(25);
+      await Bun.sleep(500);
+      expect(received.slice(1)).toEqual([{ kind: "remove", message_ids: [id] }]);
+    } finally {
+      receiver.stop(true);
+    }
+  }, 30_000);
 
   test("kill -9 of a node during 1,000 concurrent sends loses no acknowledged message, and its clients register again on a live node", async () => {
     const queues = await Promise.all(people.map((person, i) => registerVia(person, i)));
