@@ -69,6 +69,11 @@ describe("GET /server_settings", () => {
     expect(Object.keys(body).sort()).toEqual([...COMMON_FIELDS, ...REALM_FIELDS].sort());
     expect(body).toMatchObject({ realm_name: "Settings Org", realm_url: server.url, realm_uri: server.url, realm_description: "", realm_web_public_access_enabled: false });
     expect(body.realm_icon).toStartWith(server.url);
+    // The icon it names is there: a PNG (what the Zulip apps show for the organization).
+    const icon = await fetch(body.realm_icon);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/png");
+    expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
 
   test("needs no credentials, and bad ones do not get in its way", async () => {

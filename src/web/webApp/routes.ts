@@ -41,6 +41,16 @@ export const webAppRoutes = new Elysia()
     },
     NONE,
   )
+  // The organization's icon as server_settings and register name it (realm_icon, realm_icon_url),
+  // which the Zulip apps show: Parley's, since organizations cannot upload one yet.
+  .get(
+    "/static/icon.png",
+    async ({ request }) => {
+      const assets = await webAssets();
+      return serve(assets.files.get(assets.icons.any192)!, request, A_DAY);
+    },
+    NONE,
+  )
   // Where iOS looks when a page names no icon, and what the pages name.
   .get(
     "/apple-touch-icon.png",

@@ -101,6 +101,7 @@ export const serverCases: CaseList = {
   "GET /sw.js": { none: "a file of the bundle" },
   "GET /favicon.svg": { none: "a file of the bundle" },
   "GET /apple-touch-icon.png": { none: "a file of the bundle" },
+  "GET /static/icon.png": { none: "a file of the bundle" },
   "GET /accounts/unsubscribe/missed_messages/:token": { none: "a signature checked; a small page" },
   "POST /accounts/unsubscribe/missed_messages/:token": { none: "one user's settings" },
 };
