@@ -1,7 +1,7 @@
 import { takePushed } from "../db/flagRows";
 import { queueWebPushes } from "./webPushQueueing";
 import type { Tx } from "../db/types";
-import { usersWithWebPush, webPushSubscriptionsOf } from "../db/webPushSubscriptions";
+import { hasWebPush, webPushSubscriptionsOf } from "../db/webPushSubscriptions";
 import { now } from "../model/clock";
 
 /** How long a push service keeps a withdrawal for a device that is away. */
@@ -14,7 +14,9 @@ const WITHDRAWAL_TTL_SECONDS = 24 * 3600;
  * that marks them read, by every way of marking read (actions/messageFlags.ts).
  */
 export async function withdrawWebPushes(tx: Tx, userId: number, readIds: number[]) {
-  if (readIds.length === 0 || !(await usersWithWebPush(tx)).has(userId)) return;
+  // Inside a write the copy of who has subscriptions would be loaded afresh, every subscription
+  // read: one indexed row answers it.
+  if (readIds.length === 0 || !(await hasWebPush(tx, userId))) return;
   const pushed = await takePushed(tx, userId, readIds);
   if (pushed.length === 0) return;
   const data = JSON.stringify({ kind: "remove", message_ids: pushed });

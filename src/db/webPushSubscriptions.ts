@@ -58,6 +58,11 @@ const subscribedUsers = cachedUntilChange("webPushUsers", async (db): Promise<Re
   return new Set(rows.map((row) => row.userId));
 });
 
+/** Whether the user has a subscription: one indexed row looked at (for writes, where the copy below is not kept). */
+export async function hasWebPush(db: Reader, userId: number): Promise<boolean> {
+  return (await db.select({ id: webPushSubscriptions.id }).from(webPushSubscriptions).where(eq(webPushSubscriptions.userId, userId)).limit(1)).length > 0;
+}
+
 /** The IDs of users with at least one Web Push subscription. */
 export const usersWithWebPush = (db: Reader): Promise<ReadonlySet<number>> => subscribedUsers(db);
 
